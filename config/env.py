@@ -54,3 +54,10 @@ def channel_layer_from_url(url: str | None) -> dict:
             "expiry": 30,
         },
     }
+
+
+def cache_from_url(url: str | None) -> dict:
+    """Shared cache (login throttling, rate limits) in Redis; per-process memory when unset."""
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "KEY_PREFIX": "doubleup"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from config.env import channel_layer_from_url, database_from_url, env_bool, env_list
+from config.env import cache_from_url, channel_layer_from_url, database_from_url, env_bool, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -66,6 +66,7 @@ TEMPLATES = [
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"), BASE_DIR)}
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
+CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
