@@ -1,0 +1,56 @@
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts.models import language_choices
+from accounts.throttle import client_ip, login_failure_record, login_throttle_wait
+
+
+class RegisterForm(UserCreationForm):
+    """Username (unique, case-insensitively), optional e-mail, password checked by
+    AUTH_PASSWORD_VALIDATORS. Validation only: the view calls services.user_register."""
+
+    email = forms.EmailField(
+        label=_("E-mail (optional)"), required=False,
+        help_text=_("Only used to reset your password if you forget it."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    """Django's login form, refusing attempts while the username or IP is throttled."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        if username is None or not self.cleaned_data.get("password"):
+            return super().clean()  # an incomplete form is not a login attempt
+        ip = client_ip(self.request)
+        wait = login_throttle_wait(username=username, ip=ip)
+        if wait:
+            minutes = (wait + 59) // 60
+            raise ValidationError(
+                ngettext(
+                    "Too many failed login attempts. Please try again in %(minutes)d minute.",
+                    "Too many failed login attempts. Please try again in %(minutes)d minutes.",
+                    minutes,
+                ),
+                code="throttled",
+                params={"minutes": minutes},
+            )
+        try:
+            return super().clean()
+        except ValidationError as error:
+            if error.code == "invalid_login":
+                login_failure_record(username=username, ip=ip)
+            raise
+
+
+class ProfileSettingsForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), choices=language_choices, required=False)
+    email = forms.EmailField(
+        label=_("E-mail"), required=False, help_text=_("Used only for password reset e-mails."),
+    )

@@ -1,0 +1,94 @@
+"""Thin views: validate with a form, write through services, render."""
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login as auth_login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import ProfileSettingsForm, RegisterForm, ThrottledAuthenticationForm
+from accounts.language import language_cookie_delete, language_cookie_set, language_supported
+from accounts.selectors import profile_language, user_public_get
+from accounts.services import profile_ensure, profile_update, user_register
+from accounts.throttle import login_throttle_clear
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, plus throttling (in the form) and the user's stored language."""
+
+    form_class = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        user = form.get_user()
+        login_throttle_clear(username=form.cleaned_data["username"])
+        language = profile_language(user=user)
+        if language:
+            translation.activate(language)
+            language_cookie_set(response, language)
+        return response
+
+
+@require_http_methods(["GET", "POST"])
+def register(request):
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_register(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+                # A language picked with the header switch before registering is kept.
+                language=language_supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)),
+            )
+        except IntegrityError:  # the same username registered a moment ago
+            form.add_error("username", _("A user with that username already exists."))
+        else:
+            auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(username)s! Your account is ready.") % {"username": user.username})
+            return redirect("lobby")
+    return render(request, "registration/register.html", {"form": form})
+
+
+def profile(request, username):
+    profile_user = user_public_get(username=username)
+    if profile_user is None:
+        raise Http404(_("No such player."))
+    context = {
+        "profile_user": profile_user,
+        "is_own_profile": request.user == profile_user,
+        # Game statistics plug in here (docs/accounts.md): the games app's
+        # selector fills this and renders it in the template's profile_stats block.
+        "stats": None,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request):
+    current = profile_ensure(user=request.user)
+    initial = {"language": current.language, "email": request.user.email}
+    form = ProfileSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        language = profile_update(
+            user=request.user, language=form.cleaned_data["language"], email=form.cleaned_data["email"]
+        )
+        if language:
+            translation.activate(language)
+        messages.success(request, _("Your settings have been saved."))
+        response = redirect("account_settings")
+        if language:
+            language_cookie_set(response, language)
+        else:
+            language_cookie_delete(response)
+        return response
+    return render(request, "accounts/settings.html", {"form": form})
