@@ -1,1 +1,9 @@
-websocket_urlpatterns = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+from games.lobby import LobbyConsumer
+
+websocket_urlpatterns = [
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

@@ -1,0 +1,201 @@
+"""The table's websocket: parse → call the write path → render this reader's own view.
+
+Thin by design (STYLE): rules live in games/engine, writes in games/services, views
+in games/rendering. Group messages carry only "changed, version N"; each socket
+renders its own seat's view from the database (RULES §9), so no private data ever
+travels through Redis.
+"""
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games import clock, engine, rendering, runner, selectors, services
+from games.i18n import language_for_scope, translate_rejection
+from games.models import Table
+
+MAX_MESSAGE_BYTES = 4096
+# Flood budget per socket: more than this many messages in the window closes it (1008).
+BUDGET_MESSAGES = 40
+BUDGET_WINDOW_S = 5.0
+CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope["user"]
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.version = -1
+        self.deal_task = None
+        self.sent_times = []
+        if not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        invite = _query_param(self.scope, "invite")
+        if not await database_sync_to_async(self._may_enter)(invite):
+            await self.close(code=4403)
+            return
+        self.language = language_for_scope(self.scope, self.user)
+        self.group = f"table-{self.table_id}"
+        # Join the group before the first snapshot, so no change can slip between (STYLE pitfall 2).
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(f"user-{self.user.pk}", self.channel_name)
+        await self.accept()
+        await self.push_state()
+        runner.attach(self.table_id)
+
+    async def disconnect(self, code):
+        if self.deal_task:
+            self.deal_task.cancel()
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(f"user-{self.user.pk}", self.channel_name)
+            runner.detach(self.table_id)
+
+    # --- incoming -------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self._over_budget():
+            await self.close(code=1008)
+            return
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > MAX_MESSAGE_BYTES:
+            return await self.send_error("too_large", _("That message is too large."))
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return await self.send_error("bad_json", _("That message is not valid JSON."))
+        if not isinstance(message, dict) or not isinstance(message.get("action"), str):
+            return await self.send_error("bad_message", _("A message needs an action."))
+        kind = message["action"]
+        if kind == "sync":
+            return await self.push_state(force=True)
+        if kind == "classify":
+            return await self.classify(message.get("cards"))
+        if kind not in CLIENT_ACTIONS:
+            return await self.send_error("unknown_action", _("Unknown action."))
+        version = message.get("version")
+        if not isinstance(version, int):
+            return await self.send_error("bad_version", _("An action must carry the version it was made against."))
+        action = {key: message[key] for key in ("cards", "seat", "level") if key in message}
+        action["type"] = kind
+        try:
+            await database_sync_to_async(services.table_act)(
+                table_id=self.table_id, action=action, expected_version=version, user=self.user,
+            )
+        except services.ActionRejected as rejected:
+            await self.send_error(rejected.code, translate_rejection(rejected, self.language))
+            if rejected.code == "stale_version":
+                await self.push_state(force=True)
+
+    def _over_budget(self) -> bool:
+        now = time.monotonic()
+        self.sent_times = [t for t in self.sent_times if now - t < BUDGET_WINDOW_S]
+        self.sent_times.append(now)
+        return len(self.sent_times) > BUDGET_MESSAGES
+
+    async def classify(self, cards):
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 33:
+            return await self.send_error("bad_action", _("An action needs a list of cards."))
+        html, legal = await database_sync_to_async(self._classify)(cards)
+        await self.send(text_data=json.dumps({"type": "selection", "html": html, "legal": legal}))
+
+    # --- outgoing -------------------------------------------------------------------
+
+    async def table_changed(self, event):
+        runner.poke(self.table_id)
+        if event["version"] > self.version:
+            await self.push_state()
+
+    async def table_closed(self, event):
+        """Moderation: the room was closed or this user removed; say why and hang up."""
+        if event.get("user_id") not in (None, self.user.pk):
+            return
+        await self.send(text_data=json.dumps({"type": "closed", "message": event["message"]}))
+        await self.close(code=4003)
+
+    user_removed = table_closed
+
+    async def send_error(self, code, message):
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+
+    async def push_state(self, force=False):
+        snapshot = await database_sync_to_async(self._snapshot)()
+        if snapshot is None:
+            await self.close(code=4404)
+            return
+        version, regions, deal_plan = snapshot
+        if version < self.version and not force:
+            return
+        self.version = version
+        await self.send(text_data=json.dumps({"type": "state", "version": version, "html": regions}))
+        if self.deal_task:
+            self.deal_task.cancel()
+            self.deal_task = None
+        if deal_plan:
+            self.deal_task = asyncio.create_task(self._deal(version, *deal_plan))
+
+    async def _deal(self, version, game, context_args, upcoming):
+        """Push this seat its own cards as the clock deals them: no DB, no group message."""
+        for index, due in upcoming:
+            delay = (due - timezone.now()).total_seconds()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            engine.apply(game, {"type": "deal", "upto": index + 1})
+            with translation.override(self.language):
+                context = rendering.table_context(view=engine.view(game, context_args["seat"]), **context_args)
+                regions = rendering.render_regions(context, ("hand", "status"))
+            await self.send(text_data=json.dumps({"type": "card", "version": version, "html": regions}))
+
+    # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
+
+    def _may_enter(self, invite):
+        table = Table.objects.filter(pk=self.table_id).first()
+        return table is not None and selectors.table_access(table=table, user=self.user, invite_code=invite)
+
+    def _load(self):
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None or table.status == Table.Status.CLOSED:
+            return None, None, None
+        seats = list(table.seats.select_related("user").order_by("position"))
+        return table, seats, selectors.seat_of(seats, self.user)
+
+    def _snapshot(self):
+        table, seats, seat = self._load()
+        if table is None:
+            return None
+        now = timezone.now()
+        game = selectors.live_game(table, now)
+        view = engine.view(game, seat) if game else None
+        context_args = {"table": table, "seats": seats, "viewer_seat": seat, "user": self.user}
+        with translation.override(self.language):
+            regions = rendering.render_regions(rendering.table_context(view=view, **context_args))
+        deal_plan = None
+        if game is not None and game.phase == "deal" and seat is not None:
+            upcoming = [
+                (index, clock.card_due_at(table, index))
+                for index, (receiver, _card) in enumerate(game.deal_order())
+                if receiver == seat and index >= game.dealt
+            ]
+            deal_plan = (game, context_args, upcoming)
+        return table.version, regions, deal_plan
+
+    def _classify(self, cards):
+        table, seats, seat = self._load()
+        game = selectors.live_game(table) if table else None
+        if game is None or seat is None:
+            return "", False
+        result = engine.classify(game, seat, cards)
+        with translation.override(self.language):
+            return rendering.render_selection(result), bool(result["legal"])
+
+
+def _query_param(scope, name):
+    from urllib.parse import parse_qs
+
+    values = parse_qs(scope.get("query_string", b"").decode()).get(name)
+    return values[0] if values else None

@@ -1,0 +1,27 @@
+"""Language of a websocket reader, and translation of refusals (Django i18n)."""
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+
+def language_for_scope(scope, user) -> str:
+    """The user's saved choice, else the language cookie, else the browser's Accept-Language."""
+    saved = getattr(getattr(user, "profile", None), "language", "")
+    candidates = [saved, scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")]
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _q in parse_accept_lang_header(accept)]
+    for code in candidates:
+        if not code or code == "*":
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def translate_rejection(rejected, language: str) -> str:
+    """Engine and service templates are marked with gettext_noop; translate, then fill."""
+    with translation.override(language):
+        return translation.gettext(rejected.template).format(**rejected.params)

@@ -1,0 +1,53 @@
+"""The live lobby: a list of public tables that re-renders whenever any table changes."""
+import json
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.i18n import language_for_scope
+from games.rendering import seat_names
+
+LOBBY_GROUP = "lobby"
+
+
+def lobby_rows() -> list[dict]:
+    from games.selectors import visible_tables
+
+    rows = []
+    for table in visible_tables()[:200]:
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+        rows.append({
+            "table": table, "names": seat_names(seats),
+            "taken": sum(1 for s in seats if not s.is_free),
+        })
+    return rows
+
+
+def notify_lobby() -> None:
+    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.language = language_for_scope(self.scope, self.scope["user"])
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.lobby_changed({})
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # the lobby socket only listens
+
+    async def lobby_changed(self, event):
+        html = await database_sync_to_async(self._render)()
+        await self.send(text_data=json.dumps({"type": "lobby", "html": html}))
+
+    def _render(self):
+        with translation.override(self.language):
+            return render_to_string("games/partials/lobby_rows.html", {"rows": lobby_rows()})

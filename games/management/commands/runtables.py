@@ -1,0 +1,30 @@
+"""Run every playing table's clock in this process, whether or not anyone is connected.
+
+Useful for all-bot tables and right after a restart; safe beside web processes
+because every timed step carries the version it expects.
+"""
+import asyncio
+
+from channels.db import database_sync_to_async
+from django.core.management.base import BaseCommand
+
+from games import runner
+from games.models import Table
+
+
+class Command(BaseCommand):
+    help = "Drive the timed steps (deal, last chance, bots, time-outs) of every playing table."
+
+    def handle(self, *args, **options):
+        asyncio.run(self._serve())
+
+    async def _serve(self):
+        attached = set()
+        while True:
+            ids = await database_sync_to_async(
+                lambda: list(Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", flat=True))
+            )()
+            for table_id in set(ids) - attached:
+                runner.attach(table_id)
+                attached.add(table_id)
+            await asyncio.sleep(2.0)

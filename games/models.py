@@ -1,0 +1,193 @@
+"""Persistence of tables, matches, hands, bury choices, scores and the event log.
+
+The engine state of a running table lives in `Table.state` (a JSON snapshot) with
+`Table.version`; every accepted action is appended to `TableEvent` with
+`seq == version` after it. Hands and matches are the durable, queryable record
+for history pages; replays fold `TableEvent.action`s through the engine.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        CLOSED = "closed", _("closed")
+
+    TURN_LIMITS = [(0, _("off")), (15, "15 s"), (30, "30 s"), (60, "60 s")]
+
+    name = models.CharField(_("name"), max_length=60)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tables")
+    is_private = models.BooleanField(_("private"), default=False)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code, editable=False)
+    deal_pace_ms = models.PositiveIntegerField(_("deal pace (ms per card)"), default=150)
+    last_chance_ms = models.PositiveIntegerField(_("last-chance window (ms)"), default=2000)
+    turn_limit_s = models.PositiveSmallIntegerField(_("turn time limit"), choices=TURN_LIMITS, default=0)
+    allow_bots = models.BooleanField(_("bots may fill seats"), default=True)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    closed_reason = models.CharField(max_length=300, blank=True)
+    # The single source of truth for a running match: engine snapshot + version.
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    # Time-derived deal (docs/table-runtime.md): cards dealt = f(now - deal_started_at).
+    deal_started_at = models.DateTimeField(null=True, blank=True)
+    # When the current timed step (last chance, turn time-out, next hand) falls due.
+    deadline = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    class Bot(models.TextChoices):
+        NONE = "", _("human")
+        BASIC = "basic", _("basic bot")
+        STRONG = "strong", _("strong bot")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
+    # A human seat whose player timed out is played by a bot until they act again.
+    autoplay = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.CheckConstraint(condition=models.Q(position__gte=0, position__lte=3), name="seat_position_0_3"),
+        ]
+
+    def __str__(self):
+        return f"{self.table_id}:{self.position}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot
+
+
+class Match(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    # Who sat where when the match started: the history record, whatever happens to seats later.
+    players = models.ManyToManyField(settings.AUTH_USER_MODEL, through="MatchPlayer", related_name="matches")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    aborted = models.BooleanField(default=False)
+    abort_reason = models.CharField(max_length=300, blank=True)
+    final_levels = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_match_number")]
+
+    def __str__(self):
+        return f"{self.table.name} match {self.number}"
+
+
+class MatchPlayer(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seating")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    position = models.PositiveSmallIntegerField()
+    bot = models.CharField(max_length=10, blank=True, default="")
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [models.UniqueConstraint(fields=["match", "position"], name="unique_match_position")]
+
+    @property
+    def team(self) -> int:
+        return self.position % 2
+
+
+class Hand(models.Model):
+    """One deal: its deck, trump, declarations, kitty and score (RULES §1–§8)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    deck = models.JSONField()  # the shuffled order: kept for audits and replays
+    level = models.CharField(max_length=2)
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    trump = models.CharField(max_length=2, blank=True)
+    flipped = models.CharField(max_length=4, blank=True)
+    declarations = models.JSONField(default=list)
+    levels_before = models.JSONField()
+    # Filled when the hand is scored (RULES §6–§8).
+    trick_points = models.IntegerField(null=True, blank=True)
+    kitty_points = models.IntegerField(null=True, blank=True)
+    kitty_multiplier = models.IntegerField(null=True, blank=True)
+    kitty_bonus = models.IntegerField(null=True, blank=True)
+    penalties = models.IntegerField(null=True, blank=True)
+    defenders_score = models.IntegerField(null=True, blank=True)
+    levels_after = models.JSONField(null=True, blank=True)
+    level_change = models.JSONField(null=True, blank=True)
+    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_hand_number")]
+
+    def __str__(self):
+        return f"{self.match} hand {self.number}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class Bury(models.Model):
+    """The dealer's bury choice (RULES §4.2): secret until the hand is over."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="bury")
+    seat = models.PositiveSmallIntegerField()
+    kitty = models.JSONField()  # the 8 cards picked up
+    cards = models.JSONField()  # the 8 cards buried
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "buries"
+
+
+class TableEvent(models.Model):
+    """Append-only log of every accepted action; `seq` is the table version it produced."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    source = models.CharField(max_length=10)  # "player", "bot", "clock", "system"
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="unique_table_seq")]
+
+    def __str__(self):
+        return f"{self.table_id}#{self.seq} {self.action.get('type')}"

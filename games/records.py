@@ -1,0 +1,90 @@
+"""Keeps the queryable record (Match, Hand, Bury) in step with the event log.
+
+Called only from the write path (games/services.py), inside its transaction.
+"""
+from games.models import Bury, Hand, Match, MatchPlayer
+
+
+def start_match(table, seats) -> Match:
+    number = (table.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    match = Match.objects.create(table=table, number=number)
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, user_id=seat.user_id, position=seat.position, bot=seat.bot) for seat in seats
+    )
+    table._current_match = match
+    return match
+
+
+def current_match(table) -> Match | None:
+    if not hasattr(table, "_current_match"):
+        table._current_match = table.matches.order_by("-number").first()
+    return table._current_match
+
+
+def current_hand(table) -> Hand | None:
+    if not hasattr(table, "_current_hand"):
+        match = current_match(table)
+        table._current_hand = match.hands.order_by("-number").first() if match else None
+    return table._current_hand
+
+
+def hand_facts(game, events) -> dict:
+    """What the record needs from the engine state right after these events."""
+    facts = {}
+    if any(e["type"] == "hand_started" for e in events):
+        facts["deck"] = game.deck_order()
+        facts["level"] = game.level
+        facts["dealer"] = game.dealer
+        facts["levels"] = dict(game.levels)
+        facts["hand_no"] = game.hand_no
+    return facts
+
+
+def record_events(table, event_row, events, facts, now) -> None:
+    for event in events:
+        kind = event["type"]
+        if kind == "hand_started":
+            table._current_hand = Hand.objects.create(
+                match=current_match(table), number=facts["hand_no"], seed=event_row.action.get("seed", ""),
+                deck=facts["deck"], level=facts["level"], dealer=facts["dealer"],
+                levels_before=facts["levels"], first_seq=event_row.seq,
+            )
+            event_row.hand = table._current_hand
+            event_row.save(update_fields=["hand"])
+        elif kind == "trump_fixed":
+            hand = current_hand(table)
+            hand.trump = event["trump"]
+            hand.dealer = event["dealer"]
+            hand.save(update_fields=["trump", "dealer"])
+        elif kind == "kitty_flipped":
+            hand = current_hand(table)
+            hand.flipped = event["card"]
+            hand.save(update_fields=["flipped"])
+        elif kind == "buried":
+            Bury.objects.create(hand=current_hand(table), seat=event["seat"], kitty=event["kitty"], cards=event["cards"])
+        elif kind == "hand_scored":
+            _record_score(current_hand(table), event["result"], event_row.seq, now)
+        elif kind == "match_won":
+            match = current_match(table)
+            match.winner_team = event["team"]
+            match.finished_at = now
+            match.final_levels = event.get("levels")
+            match.save(update_fields=["winner_team", "finished_at", "final_levels"])
+
+
+def _record_score(hand, result, seq, now):
+    for name in ("trick_points", "kitty_points", "kitty_multiplier", "kitty_bonus", "penalties",
+                 "defenders_score", "levels_after", "level_change", "next_dealer", "declarations"):
+        setattr(hand, name, result[name])
+    hand.last_seq = seq
+    hand.finished_at = now
+    hand.save()
+
+
+def abort_match(table, reason: str, now) -> None:
+    match = current_match(table)
+    if match and match.finished_at is None:
+        match.aborted = True
+        match.abort_reason = reason
+        match.finished_at = now
+        match.save(update_fields=["aborted", "abort_reason", "finished_at"])

@@ -1,0 +1,153 @@
+"""Server-side rendering of a seat's table view into HTML regions.
+
+The same partials serve the first page load and every websocket push (STYLE), so a
+reload shows exactly what a push showed. Input is an engine view (RULES §9), which
+already holds only what this reader may see.
+"""
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from games import engine
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+REGIONS = ("players", "center", "hand", "status")
+
+
+def card_face(code: str, ctx) -> dict:
+    joker = code.endswith("JK")
+    suit = "" if joker else code[0]
+    return {
+        "code": code,
+        "rank": {"SJK": _("Joker"), "BJK": _("JOKER")}.get(code, code[1:]),
+        "symbol": "🃏" if joker else SUITS[suit],
+        "red": code == "BJK" or suit in ("H", "D"),
+        "joker": joker,
+        "big": code == "BJK",
+        "trump": ctx is not None and ctx.is_trump(code),
+    }
+
+
+def faces(cards, ctx) -> list[dict]:
+    return [card_face(code, ctx) for code in cards or ()]
+
+
+def seat_names(seats) -> list[str]:
+    names = []
+    for seat in seats:
+        if seat.user_id:
+            names.append(seat.user.username)
+        elif seat.bot:
+            names.append(_("Bot (%(level)s)") % {"level": seat.get_bot_display()})
+        else:
+            names.append("")
+    return names
+
+
+def table_context(*, table, seats, view, viewer_seat, user) -> dict:
+    """Everything the table templates need, laid out from the reader's point of view."""
+    bottom = viewer_seat if viewer_seat is not None else 0
+    # RULES §1.1: me at the bottom, my next player on my right, partner opposite.
+    around = {"bottom": bottom, "right": (bottom + 1) % 4, "top": (bottom + 2) % 4, "left": (bottom + 3) % 4}
+    names = seat_names(seats)
+    ctx = None
+    if view and view.get("level"):
+        ctx = engine.TrumpContext(view["level"], view.get("trump"))
+    players = []
+    for place, position in around.items():
+        seat = seats[position]
+        player = {
+            "place": place, "position": position, "name": names[position], "team": position % 2,
+            "is_bot": bool(seat.bot), "autoplay": seat.autoplay, "is_free": seat.is_free,
+            "is_me": position == viewer_seat,
+        }
+        if view:
+            player.update(
+                count=view["hand_counts"][position],
+                declared=faces(view["declaration_areas"].get(str(position)), ctx),
+                played=faces(_trick_cards(view["trick"], position), ctx),
+                is_dealer=view["dealer"] == position,
+                is_turn=view["turn"] == position,
+            )
+        players.append(player)
+    view = _named(view, names, ctx) if view else view
+    return {
+        "phase_label": PHASES.get(view["phase"], "") if view else "",
+        "trump_symbol": SUITS.get((view or {}).get("trump") or "", ""),
+        "dealer_name": _name(names, (view or {}).get("dealer")),
+        "turn_name": _name(names, (view or {}).get("turn")),
+        "table": table, "view": view, "viewer_seat": viewer_seat, "players": players,
+        "hand": faces(view["hand"], ctx) if view else [],
+        "kitty": faces(view.get("kitty"), ctx) if view else [],
+        "flipped": card_face(view["flipped"], ctx) if view and view.get("flipped") else None,
+        "last_trick": _last_trick(view, ctx, names) if view else None,
+        "names": names, "is_owner": user.is_authenticated and user.pk == table.owner_id,
+        "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
+        "declarations": [faces(cards, ctx) for cards in (view or {}).get("can_declare") or ()],
+        "my_team": viewer_seat % 2 if viewer_seat is not None else None,
+    }
+
+
+PHASES = {
+    "ready": _lazy("waiting to deal"), "deal": _lazy("dealing"), "last_chance": _lazy("last chance to declare"),
+    "bury": _lazy("dealer buries"), "play": _lazy("playing"), "scored": _lazy("hand over"),
+    "finished": _lazy("match over"),
+}
+
+
+def _name(names, seat):
+    return names[seat] if seat is not None else ""
+
+
+def _named(view, names, ctx):
+    """Add display names and card faces the templates need (a copy; the view stays as built)."""
+    view = dict(view)
+    throw = view.get("last_failed_throw")
+    if throw:
+        view["last_failed_throw"] = dict(
+            throw, name=names[throw["seat"]],
+            attempted_faces=faces(throw["attempted"], ctx), forced_faces=faces(throw["forced"], ctx),
+        )
+    if view.get("result"):
+        view["result"] = dict(view["result"], next_dealer_name=_name(names, view["result"].get("next_dealer")))
+    return view
+
+
+def _trick_cards(trick, position):
+    for seat, cards in trick or ():
+        if seat == position:
+            return cards
+    return []
+
+
+def _last_trick(view, ctx, names):
+    last = view.get("last_trick")
+    if not last:
+        return None
+    return {
+        "plays": [{"name": names[seat], "cards": faces(cards, ctx)} for seat, cards in last["plays"]],
+        "winner": names[last["winner"]], "points": last["points"],
+    }
+
+
+def render_regions(context: dict, regions=REGIONS) -> dict[str, str]:
+    return {name: render_to_string(f"games/partials/{name}.html", context) for name in regions}
+
+
+SHAPES = {
+    "single": _lazy("single"), "pair": _lazy("pair"), "tractor": _lazy("tractor"),
+    "throw": _lazy("throw"), "mixed": _lazy("mixed suits"), "empty": _lazy("nothing selected"),
+}
+
+
+def render_selection(result: dict) -> str:
+    """The shape the server sees for the current selection, and why it is not legal."""
+    reason = ""
+    if not result["legal"] and result.get("reason_template"):
+        reason = _(result["reason_template"]).format(**result.get("params", {}))
+    elif not result["legal"]:
+        reason = result.get("reason") or ""
+    return render_to_string("games/partials/selection.html", {
+        "shape": SHAPES.get(result["shape"], result["shape"]), "length": result.get("length"),
+        "legal": result["legal"], "reason": reason, "is_throw": result["shape"] == "throw",
+    })

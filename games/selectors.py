@@ -1,0 +1,58 @@
+"""Reads (STYLE: selectors): what a given user may see of tables and hands."""
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from games import clock, engine
+from games.models import Seat, Table
+
+
+def visible_tables():
+    """Lobby list: public, not closed; private tables are reachable only by link."""
+    return (
+        Table.objects.filter(is_private=False)
+        .exclude(status=Table.Status.CLOSED)
+        .prefetch_related("seats__user")
+        .order_by("status", "-created_at")
+    )
+
+
+def table_access(*, table: Table, user, invite_code: str | None = None) -> bool:
+    """May this user open the table page / socket? Private tables need the link or a seat."""
+    if table.status == Table.Status.CLOSED:
+        return False
+    if not table.is_private:
+        return True
+    if invite_code and invite_code == table.invite_code:
+        return True
+    return user.is_authenticated and (
+        table.owner_id == user.pk or table.seats.filter(user=user).exists()
+    )
+
+
+def seat_of(seats, user) -> int | None:
+    for seat in seats:
+        if user.is_authenticated and seat.user_id == user.pk:
+            return seat.position
+    return None
+
+
+def live_game(table, now=None):
+    """The engine state as of now: the stored snapshot plus the cards the clock has dealt since.
+
+    The deal is derived from the stored deck and deal start time (docs/table-runtime.md),
+    so nothing is written per dealt card.
+    """
+    if table.state is None:
+        return None
+    game = engine.Game.from_json(table.state)
+    if game.phase == "deal":
+        dealt = clock.dealt_at(table, now or timezone.now())
+        if dealt > game.dealt:
+            engine.apply(game, {"type": "deal", "upto": dealt})
+    return game
+
+
+def seat_view(table, seat: int | None, now=None) -> dict | None:
+    """RULES §9: exactly what this seat (None: a spectator) may see now."""
+    game = live_game(table, now)
+    return None if game is None else engine.view(game, seat)

@@ -1,0 +1,236 @@
+"""The one write path of a table (STYLE: services).
+
+`table_act` is the only way anything changes a table: in one transaction it locks
+the table row, rejects a stale version, runs the action (an engine action through
+the rules engine, or a seating/match action), appends it to the event log, saves
+snapshot and version, and — after commit — tells the table's group
+"changed, version N". Consumers then render each seat's own view from the database.
+"""
+import secrets
+from dataclasses import dataclass, field
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games import clock, engine, records, seating
+from games.lobby import notify_lobby
+from games.models import Table, TableEvent
+
+LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand"}
+ENGINE_ACTIONS = {"start_hand", "deal", "declare", "fix_trump", "bury", "play"}
+PLAYER_LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand"}
+ENGINE_ACTIONS = {"declare", "bury", "play"}
+
+
+class ActionRejected(Exception):
+    """A refused action: nothing changed. `template` is translatable, `params` fill it."""
+
+    def __init__(self, code: str, template: str, **params):
+        super().__init__(template.format(**params))
+        self.code = code
+        self.template = template
+        self.params = params
+
+    @classmethod
+    def from_rule_error(cls, error: engine.RuleError) -> "ActionRejected":
+        return cls(error.code, error.template, **error.params)
+
+
+@dataclass
+class Outcome:
+    version: int
+    events: list = field(default_factory=list)
+
+
+def table_act(*, table_id: int, action: dict, expected_version: int | None, user=None,
+              source: str = "player") -> Outcome:
+    """Apply one action to a table through the single write path."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if expected_version is not None and expected_version != table.version:
+            raise ActionRejected(
+                "stale_version",
+                gettext_noop("The table has moved on (version {current}, you acted on {expected}); your view is being refreshed."),
+                current=table.version, expected=expected_version,
+            )
+        seats = list(table.seats.order_by("position"))
+        if source == "player" and (user is None or not user.is_authenticated):
+            raise ActionRejected("login_required", gettext_noop("Please log in first."))
+        now = timezone.now()
+        handler = _HANDLERS.get(action.get("type"))
+        if handler is None:
+            raise ActionRejected("unknown_action", gettext_noop("Unknown action."))
+        applied = handler(table, seats, dict(action), user, source, now)
+        for step in applied:
+            table.version += 1
+            event = TableEvent.objects.create(
+                table=table, seq=table.version, source=source, action=step.action, events=step.events,
+                actor=user if source == "player" else None, hand=records.current_hand(table),
+            )
+            records.record_events(table, event, step.events, step.facts, now)
+        table.save()
+        version = table.version
+        transaction.on_commit(lambda: notify_table(table_id, version))
+        if any(step.action["type"] in LOBBY_VISIBLE for step in applied):
+            transaction.on_commit(notify_lobby)
+    return Outcome(version=version, events=[e for step in applied for e in step.events])
+
+
+@dataclass
+class Applied:
+    action: dict
+    events: list
+    facts: dict = field(default_factory=dict)
+
+
+def notify_table(table_id: int, version: int, **extra) -> None:
+    """Tell every socket of the table that it changed; no private data travels here."""
+    layer = get_channel_layer()
+    async_to_sync(layer.group_send)(f"table-{table_id}", {"type": "table.changed", "version": version, **extra})
+
+
+# --- handlers -------------------------------------------------------------------------
+
+def _require_playing(table):
+    if table.status != Table.Status.PLAYING or table.state is None:
+        raise ActionRejected("not_playing", gettext_noop("No match is running at this table."))
+
+
+def _seat_of(seats, user):
+    for seat in seats:
+        if user is not None and seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def _run_engine(table, seats, actions, now) -> list[Applied]:
+    """Run engine actions on the stored snapshot; all or nothing."""
+    game = engine.Game.from_json(table.state)
+    applied = []
+    for action in actions:
+        try:
+            events = engine.apply(game, action)
+        except engine.RuleError as error:
+            raise ActionRejected.from_rule_error(error) from None
+        applied.append(Applied(action, events, records.hand_facts(game, events)))
+        _advance_timers(table, game, action, now)
+    table.state = game.to_json()
+    return applied
+
+
+def _catch_up_deal(table, game_phase, game_dealt, now) -> list[dict]:
+    """The deal is time-derived: persist the cards dealt so far before anything else."""
+    if game_phase != "deal":
+        return []
+    dealt = clock.dealt_at(table, now)
+    return [{"type": "deal", "upto": dealt}] if dealt > game_dealt else []
+
+
+def _advance_timers(table, game, action, now):
+    from datetime import timedelta
+
+    kind = action["type"]
+    if kind == "start_hand":
+        table.deal_started_at = now + timedelta(milliseconds=settings.GAMES_DEAL_LEAD_IN_MS)
+        table.deadline = None
+    elif game.phase == "last_chance" and kind == "deal":
+        # RULES §3.4: the window runs from the 100th card, whenever that was persisted.
+        last_card = clock.card_due_at(table, clock.DECK_DEALT - 1)
+        table.deadline = last_card + timedelta(milliseconds=table.last_chance_ms)
+    elif game.phase in ("scored",):
+        table.deadline = now + timedelta(milliseconds=settings.GAMES_NEXT_HAND_DELAY_MS)
+    elif game.phase in ("bury", "play") and table.turn_limit_s:
+        table.deadline = now + timedelta(seconds=table.turn_limit_s)
+    elif game.phase == "finished":
+        table.deadline = None
+        table.status = Table.Status.FINISHED
+
+
+def _player_engine_action(table, seats, action, user, source, now):
+    _require_playing(table)
+    if source == "player":
+        seat = _seat_of(seats, user)
+        if seat is None:
+            raise ActionRejected("not_seated", gettext_noop("You are not seated at this table."))
+        action["seat"] = seat.position  # never trust a client-sent seat
+        if seat.autoplay:
+            seat.autoplay = False  # the player is back: stop playing for them
+            seat.save(update_fields=["autoplay"])
+    cards = action.get("cards")
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 33:
+        raise ActionRejected("bad_action", gettext_noop("An action needs a list of cards."))
+    game = engine.Game.from_json(table.state)
+    actions = _catch_up_deal(table, game.phase, game.dealt, now) + [
+        {"type": action["type"], "seat": action["seat"], "cards": cards}
+    ]
+    return _run_engine(table, seats, actions, now)
+
+
+def _clock_action(table, seats, action, user, source, now):
+    """Timed steps: only the server's clock submits these (games/runner.py)."""
+    if source != "clock":
+        raise ActionRejected("not_allowed", gettext_noop("Only the table's clock can do that."))
+    _require_playing(table)
+    game = engine.Game.from_json(table.state)
+    step = clock.due_step(table, game, seats, now)
+    if step is None or step.action["type"] != action["type"] or step.due > now:
+        raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
+    if action["type"] == "start_hand":
+        action = {"type": "start_hand", "seed": secrets.token_hex(16)}
+    return _run_engine(table, seats, [action], now)
+
+
+def _bot_move(table, seats, action, user, source, now):
+    """A bot (or an absent player's stand-in) acts through the same path as people."""
+    from games import bots
+
+    if source not in ("bot", "clock"):
+        raise ActionRejected("not_allowed", gettext_noop("Only the server plays for bots."))
+    _require_playing(table)
+    game = engine.Game.from_json(table.state)
+    step = clock.due_step(table, game, seats, now)
+    if step is None or step.action != action or step.due > now:
+        raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
+    seat = seats[action["seat"]]
+    if action["type"] == "time_out":
+        seat.autoplay = True
+        seat.save(update_fields=["autoplay"])
+    chosen = bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
+    return _run_engine(table, seats, [chosen], now)
+
+
+def _start_match(table, seats, action, user, source, now):
+    if table.status == Table.Status.CLOSED:
+        raise ActionRejected("table_closed", gettext_noop("This table has been closed."))
+    if table.status == Table.Status.PLAYING:
+        raise ActionRejected("already_playing", gettext_noop("The match has already started."))
+    if source == "player" and (user is None or user.pk != table.owner_id):
+        raise ActionRejected("not_owner", gettext_noop("Only the table's owner can start the match."))
+    if any(seat.is_free for seat in seats):
+        raise ActionRejected("seats_free", gettext_noop("All four seats must be filled to start."))
+    table.status = Table.Status.PLAYING
+    table.state = engine.Game.new().to_json()
+    records.start_match(table, seats)
+    first_hand = {"type": "start_hand", "seed": secrets.token_hex(16)}
+    return [Applied({"type": "start_match"}, [{"type": "match_started"}])] + _run_engine(table, seats, [first_hand], now)
+
+
+_HANDLERS = {
+    "declare": _player_engine_action,
+    "bury": _player_engine_action,
+    "play": _player_engine_action,
+    "deal": _clock_action,
+    "fix_trump": _clock_action,
+    "start_hand": _clock_action,
+    "bot_move": _bot_move,
+    "time_out": _bot_move,
+    "start_match": _start_match,
+    "sit": seating.sit,
+    "stand": seating.stand,
+    "add_bot": seating.add_bot,
+    "remove_bot": seating.remove_bot,
+}
