@@ -105,3 +105,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Table runtime (docs/table-runtime.md): pauses the server keeps between timed steps.
+GAMES_BOT_DELAY_MS = int(os.environ.get("GAMES_BOT_DELAY_MS", "700"))
+GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"))
+GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))
