@@ -1,0 +1,99 @@
+"""Shared fixtures: users with real sessions, tables, and websocket clients that go
+through the real ASGI application (auth middleware, origin check, channel layer)."""
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+@pytest.fixture
+def fast_clock(settings):
+    """Timed steps fast enough for tests; the clock logic is the same."""
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_NEXT_HAND_DELAY_MS = 60_000  # tests start the next hand themselves
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    return settings
+
+
+def make_user(username: str, password: str = "a-long-test-pass-1"):
+    return get_user_model().objects.create_user(username=username, password=password)
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def make_table(owner, *, players=(), pace_ms=5, window_ms=50, **options):
+    """A table with `players` seated in order (None leaves a seat free)."""
+    from games.models import Seat
+    from games.tables import table_create
+
+    table = table_create(owner=owner, name=f"{owner.username}'s table", deal_pace_ms=pace_ms,
+                         last_chance_ms=window_ms, **options)
+    for position, user in enumerate(players):
+        if user is not None:
+            Seat.objects.filter(table=table, position=position).update(user=user)
+    return table
+
+
+class WsClient:
+    """A websocket client that keeps every message it received (for leak checks)."""
+
+    def __init__(self, path: str, user=None, cookie: bytes | None = None, origin=ORIGIN):
+        from config.asgi import application
+
+        headers = [origin] if origin else []
+        if cookie is not None:
+            headers.append((b"cookie", cookie))
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        self.received: list[dict] = []
+        self.user = user
+
+    async def connect(self):
+        return await self.communicator.connect()
+
+    async def send(self, payload):
+        await self.communicator.send_to(text_data=json.dumps(payload) if not isinstance(payload, str) else payload)
+
+    async def receive(self, timeout=5.0) -> dict:
+        message = json.loads(await self.communicator.receive_from(timeout=timeout))
+        self.received.append(message)
+        return message
+
+    async def receive_until(self, predicate, timeout=10.0) -> dict:
+        import asyncio
+
+        async def loop():
+            while True:
+                message = await self.receive(timeout=timeout)
+                if predicate(message):
+                    return message
+
+        return await asyncio.wait_for(loop(), timeout)
+
+    async def drain(self):
+        while not await self.communicator.receive_nothing(timeout=0.05):
+            await self.receive()
+
+    async def close(self):
+        await self.communicator.disconnect()
+
+
+async def ws_client(path: str, user) -> WsClient:
+    cookie = await sync_to_async(session_cookie)(user)
+    client = WsClient(path, user=user, cookie=cookie)
+    connected, _code = await client.connect()
+    assert connected, f"{user} could not connect to {path}"
+    return client
+
+
+@pytest.fixture
+def players(db):
+    return [make_user(name) for name in ("north", "east", "south", "west")]
