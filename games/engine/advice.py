@@ -1,0 +1,232 @@
+"""Helpers for the UI and bots: classify a selection, list legal declarations and
+plays, and sample a random legal play quickly (RULES §3, §5).
+
+classify never says whether a throw would fail: that depends on hidden hands.
+legal_plays enumerates follows completely up to `limit` plays; for leads it lists every
+single, pair and tractor and at most THROW_CAP throws (documented in docs/engine.md).
+"""
+from collections import Counter
+from itertools import combinations
+
+from . import declare as _declare
+from .errors import RuleError
+from .follow import is_legal_follow
+from .order import context
+from .shapes import fit_tractors, pair_positions, requirements, runs, shape_of, split
+
+THROW_CAP = 200
+FOLLOW_LIMIT = 5000
+
+
+def _play_ctx(game):
+    return context(game.level, game.trump)
+
+
+def classify(game, seat, cards):
+    """Describe `seat`'s current selection: shape, and whether it may be played now."""
+    ctx = game.ctx
+    shape = shape_of(cards, ctx) if cards else {"shape": "empty"}
+    out = {"shape": shape["shape"], "length": shape.get("length"), "legal": False,
+           "code": None, "reason": None}
+
+    def refuse(err):
+        out["code"], out["reason"] = err.code, err.message
+        return out
+
+    if game.phase == "bury":
+        if seat != game.dealer:
+            return refuse(RuleError("not_dealer"))
+        if len(cards) != 8:
+            return refuse(RuleError("bury_needs_8"))
+        if not _holds(game.hands[seat], cards):
+            return refuse(RuleError("cards_not_in_hand"))
+        out["legal"] = True
+        return out
+    if game.phase != "play":
+        return refuse(RuleError("wrong_phase", phase=game.phase))
+    if seat != game.turn:
+        return refuse(RuleError("not_your_turn"))
+    hand = game.hands[seat]
+    if not game.trick:
+        if not cards:
+            return refuse(RuleError("empty_play"))
+        if not _holds(hand, cards):
+            return refuse(RuleError("cards_not_in_hand"))
+        if shape["shape"] == "mixed":
+            return refuse(RuleError("mixed_lead"))
+        out["legal"] = True  # a throw is legal to attempt; its check needs hidden hands
+        return out
+    ok, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)
+    if not ok:
+        return refuse(err)
+    out["legal"] = True
+    return out
+
+
+def _holds(hand, cards):
+    return Counter(cards) <= Counter(hand)
+
+
+def legal_declarations(game, seat):
+    """Card lists `seat` could declare right now (a self-reinforce is the added card)."""
+    if game.phase not in ("deal", "last_chance") or seat is None:
+        return []
+    return _declare.legal_declarations(seat, game.hands[seat], game.standing, game.level)
+
+
+# --- leads --------------------------------------------------------------------
+def _tractors(cards, ctx):
+    """Every tractor (as a card list) inside one suit-class's cards."""
+    by_pos = {}
+    for c, n in Counter(cards).items():
+        if n >= 2:
+            by_pos.setdefault(ctx.pos[c], []).append(c)
+    out = []
+    for top, length in runs(by_pos):
+        for hi in range(top, top - length, -1):
+            for lo in range(hi - 1, top - length, -1):
+                choices = [[]]
+                for p in range(hi, lo - 1, -1):
+                    choices = [ch + [c, c] for ch in choices for c in by_pos[p]]
+                out += choices
+    return out
+
+
+def _lead_components(hand, ctx):
+    """Singles, pairs and tractors available to lead (each a sorted card list)."""
+    counts = Counter(hand)
+    out = [[c] for c in counts]
+    out += [[c, c] for c, n in counts.items() if n >= 2]
+    by_class = {}
+    for c in hand:
+        by_class.setdefault(ctx.cls[c], []).append(c)
+    for cards in by_class.values():
+        out += _tractors(cards, ctx)
+    return out
+
+
+def _multisets(counts, k):
+    """Distinct sub-multisets of size k of a Counter, as lists (generator)."""
+    items = sorted(counts.items())
+
+    def rec(i, k):
+        if k == 0:
+            yield []
+            return
+        if i == len(items):
+            return
+        c, n = items[i]
+        for take in range(min(n, k), -1, -1):
+            for rest in rec(i + 1, k - take):
+                yield [c] * take + rest
+
+    return rec(0, k)
+
+
+def legal_plays(game, seat, limit=FOLLOW_LIMIT):
+    """All distinct legal plays for `seat` now (each sorted for display), see module doc."""
+    if game.phase != "play" or seat != game.turn:
+        return []
+    ctx = _play_ctx(game)
+    hand = game.hands[seat]
+    if not game.trick:
+        plays = [ctx.sort(p) for p in _lead_components(hand, ctx)]
+        by_class = {}
+        for c in hand:
+            by_class.setdefault(ctx.cls[c], []).append(c)
+        throws = 0
+        for cards in by_class.values():
+            counts = Counter(cards)
+            for k in range(2, len(cards) + 1):
+                for sub in _multisets(counts, k):
+                    if throws >= THROW_CAP:
+                        break
+                    if len(split(sub, ctx)) > 1:
+                        plays.append(ctx.sort(sub))
+                        throws += 1
+        return plays
+    lead = game.trick[0][1]
+    n = len(lead)
+    lc = ctx.cls[lead[0]]
+    suit = [c for c in hand if ctx.cls[c] == lc]
+    rest = [c for c in hand if ctx.cls[c] != lc]
+    out = []
+    if len(suit) <= n:
+        for extra in _multisets(Counter(rest), n - len(suit)):
+            out.append(ctx.sort(suit + extra))
+            if len(out) >= limit:
+                break
+        return out
+    comps = split(lead, ctx)
+    for sub in _multisets(Counter(suit), n):
+        if is_legal_follow(lead, hand, sub, ctx, comps)[0]:
+            out.append(ctx.sort(sub))
+            if len(out) >= limit:
+                break
+    return out
+
+
+# --- sampling -----------------------------------------------------------------
+def sample_play(game, seat, rng):
+    """A random legal play for `seat`, built directly (no enumeration).
+
+    Leads: usually a random single, pair or tractor; sometimes a random throw attempt."""
+    ctx = _play_ctx(game)
+    hand = game.hands[seat]
+    if not game.trick:
+        return _sample_lead(hand, ctx, rng)
+    return _sample_follow(game.trick[0][1], hand, ctx, rng)
+
+
+def _sample_lead(hand, ctx, rng):
+    by_class = {}
+    for c in hand:
+        by_class.setdefault(ctx.cls[c], []).append(c)
+    cards = by_class[rng.choice(sorted(by_class))]
+    r = rng.random()
+    if r < 0.1 and len(cards) >= 2:
+        return rng.sample(cards, rng.randint(2, min(len(cards), 5)))
+    if r < 0.5:
+        pp = [c for c, n in Counter(cards).items() if n >= 2]
+        if pp:
+            tractors = _tractors(cards, ctx) if r < 0.2 else []
+            if tractors:
+                return rng.choice(tractors)
+            c = rng.choice(pp)
+            return [c, c]
+    return [rng.choice(cards)]
+
+
+def _sample_follow(lead, hand, ctx, rng):
+    n = len(lead)
+    lc = ctx.cls[lead[0]]
+    suit = [c for c in hand if ctx.cls[c] == lc]
+    if len(suit) <= n:
+        rest = [c for c in hand if ctx.cls[c] != lc]
+        return suit + rng.sample(rest, n - len(suit))
+    reqs, pairs_led = requirements(split(lead, ctx))
+    if not pairs_led:
+        return rng.sample(suit, n)
+    pool = Counter(suit)
+    chosen = []
+    by_pos = {}
+    for c, k in pool.items():
+        if k >= 2:
+            by_pos.setdefault(ctx.pos[c], []).append(c)
+    if reqs:
+        counts = {p: len(v) for p, v in by_pos.items()}
+        _, placed = fit_tractors(counts, reqs, rng)
+        for top, length in placed:
+            for p in range(top, top - length, -1):
+                opts = by_pos[p]
+                c = opts.pop(rng.randrange(len(opts)))
+                chosen += [c, c]
+                pool[c] -= 2
+    # §5.4: pairs up to the lead's count (tractor pairs included), then anything.
+    pair_left = [c for c, k in pool.items() if k >= 2]
+    rng.shuffle(pair_left)
+    for c in pair_left[:max(0, pairs_led - len(chosen) // 2)]:
+        chosen += [c, c]
+        pool[c] -= 2
+    left = list(pool.elements())
+    return chosen + rng.sample(left, n - len(chosen))

@@ -1,0 +1,58 @@
+"""Card codes, the 108-card pack and point values (RULES §1.2).
+
+A card is a string: suit letter + rank (`S10`, `HQ`, `D2`) or a joker (`SJK`, `BJK`).
+Two copies of every code exist; hands are lists (multisets) of codes.
+"""
+from collections import Counter
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+JOKERS = ("SJK", "BJK")
+TRUMPS = SUITS + ("NT",)
+
+CODES = tuple(s + r for s in SUITS for r in RANKS) + JOKERS
+VALID = frozenset(CODES)
+
+
+def full_deck():
+    """The 108 cards in a fixed canonical order (shuffled by the game, RULES §1.3)."""
+    return [c for c in CODES for _ in range(2)]
+
+
+def is_joker(card):
+    return card in JOKERS
+
+
+def suit_of(card):
+    return None if card in JOKERS else card[0]
+
+
+def rank_of(card):
+    return None if card in JOKERS else card[1:]
+
+
+_POINTS = {c: (5 if rank_of(c) == "5" else 10 if rank_of(c) in ("10", "K") else 0) for c in CODES}
+
+
+def points(cards):
+    """Point value of some cards: 5 = 5, 10 = 10, K = 10 (RULES §1.2)."""
+    return sum(_POINTS[c] for c in cards)
+
+
+def holds(hand, cards):
+    """True when the multiset `cards` is contained in the multiset `hand`."""
+    if len(cards) == 1:
+        return cards[0] in hand
+    return Counter(cards) <= Counter(hand)
+
+
+def remove_cards(hand, cards):
+    """Remove `cards` from `hand` in place (caller checked `holds`)."""
+    for c in cards:
+        hand.remove(c)
+
+
+def next_level(level, steps):
+    """Level after going up `steps` levels, stopping at A (RULES §8.1)."""
+    return RANKS[min(RANKS.index(level) + steps, len(RANKS) - 1)]

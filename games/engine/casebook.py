@@ -1,0 +1,169 @@
+"""Runs rule cases (../shared/rules-cases/README.md) against the engine itself.
+
+Used by `manage.py rulecheck` and the tests. Every kind goes through the code the
+game uses; `lead` and `declare` cases even run through `apply` on a real Game.
+"""
+import json
+from collections import Counter
+from pathlib import Path
+
+from .actions import apply
+from .errors import RuleError
+from .follow import is_legal_follow
+from .game import Game
+from .order import context, sort_cards
+from .scoring import hand_outcome, kitty_bonus
+from .shapes import shape_of
+from .tricks import trick_points, trick_winner
+
+
+def _table(level, trump, dealer, hand_no=2):
+    """A Game in the middle of a hand, for cases that need one."""
+    g = Game.new()
+    g.hand_no = hand_no
+    g.dealer = dealer
+    g.trump = trump
+    g.levels = {"0": level, "1": level} if dealer is None else {
+        str(dealer % 2): level, str(1 - dealer % 2): "2"}
+    g.hands = [[], [], [], []]
+    g.areas = [[], [], [], []]
+    g.declarations = []
+    g.trick = []
+    g.tricks = []
+    g.dealt = 100
+    return g
+
+
+def _order(case):
+    return sort_cards(case["cards"], case["level"], case["trump"])
+
+
+def _shape(case):
+    return shape_of(case["cards"], context(case["level"], case["trump"]))
+
+
+def _lead(case):
+    g = _table(case["level"], case["trump"], case["dealer"])
+    g.phase = "play"
+    g.hands = [list(case["hands"][str(s)]) for s in range(4)]
+    g.turn = g.leader = case["seat"]
+    try:
+        events = apply(g, {"type": "play", "seat": case["seat"], "cards": case["cards"]})
+    except RuleError:
+        return {"result": "illegal"}
+    for e in events:
+        if e["type"] == "throw_failed":
+            return {"result": "failed", "forced": e["forced"], "defenders_delta": e["defenders_delta"]}
+    return {"result": "ok"}
+
+
+def _follow(case):
+    ok, _ = is_legal_follow(case["lead"], case["hand"], case["play"],
+                            context(case["level"], case["trump"]))
+    return {"legal": ok}
+
+
+def _trick(case):
+    plays = [[seat, cards] for seat, cards in case["plays"]]
+    ctx = context(case["level"], case["trump"])
+    return {"winner": trick_winner(plays, ctx), "points": trick_points(plays)}
+
+
+def _kitty(case):
+    ctx = context(case["level"], case["trump"])
+    return {"bonus": kitty_bonus(case["last_lead"], case["kitty"], ctx,
+                                 case["winner_team"] == "defenders")}
+
+
+def _result(case):
+    out = hand_outcome(case["dealer"], case["levels"], case["defenders_score"])
+    return {k: out[k] for k in ("levels", "next_dealer", "winner")}
+
+
+def _declare(case):
+    first = case["first_hand"]
+    g = _table(case["level"], None, None if first else case["dealer"], 1 if first else 2)
+    g.phase = "last_chance"
+    g.standing = None
+    g.kitty = list(case.get("kitty") or ["S3", "S4", "S5", "S6", "S8", "S9", "SQ", "SA"])
+    accepted = []
+    for seat, cards in case["steps"]:
+        # "Assume every player holds the cards they show."
+        g.hands[seat] += list((Counter(cards) - Counter(g.hands[seat])).elements())
+        try:
+            apply(g, {"type": "declare", "seat": seat, "cards": cards})
+            accepted.append(True)
+        except RuleError:
+            accepted.append(False)
+    apply(g, {"type": "fix_trump"})
+    return {"accepted": accepted, "trump": g.trump, "dealer": g.dealer}
+
+
+KINDS = {"order": _order, "shape": _shape, "lead": _lead, "follow": _follow, "trick": _trick,
+         "kitty": _kitty, "result": _result, "declare": _declare}
+
+
+def _normalise(kind, value, case):
+    """Forced cards are a multiset: compare them in display order."""
+    if kind == "lead" and isinstance(value, dict) and "forced" in value:
+        value = dict(value, forced=sort_cards(value["forced"], case["level"], case["trump"]))
+    return value
+
+
+def run_case(case):
+    """(passed, expected, got) for one case; an unknown kind or an exception fails."""
+    expected = case.get("expect")
+    kind = case.get("kind")
+    fn = KINDS.get(kind)
+    if fn is None:
+        return False, expected, f"unknown kind {kind!r}"
+    try:
+        got = fn(case)
+    except Exception as exc:  # a crash is a failure, reported on the case's line
+        return False, expected, f"error: {type(exc).__name__}: {exc}"
+    try:
+        passed = _normalise(kind, got, case) == _normalise(kind, expected, case)
+    except Exception as exc:
+        return False, expected, f"error: {type(exc).__name__}: {exc}"
+    return passed, expected, got
+
+
+def case_files(paths):
+    """The *.json files named by `paths` (files, or folders searched recursively)."""
+    files = []
+    for p in map(Path, paths):
+        files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
+    return files
+
+
+def run_paths(paths):
+    """Run every case of every file; returns (passed, failures) where each failure is
+    (id, expected, got). An unreadable file counts as one failure."""
+    passed, failures = 0, []
+    for f in case_files(paths):
+        try:
+            cases = json.loads(Path(f).read_text(encoding="utf-8"))
+            if not isinstance(cases, list):
+                raise ValueError("a case file holds a JSON list")
+        except Exception as exc:
+            failures.append((str(f), "a JSON list of cases", f"error: {exc}"))
+            continue
+        for case in cases:
+            ok, expected, got = run_case(case) if isinstance(case, dict) else (
+                False, None, "error: a case is a JSON object")
+            if ok:
+                passed += 1
+            else:
+                cid = case.get("id", "?") if isinstance(case, dict) else "?"
+                failures.append((f"{cid}", expected, got))
+    return passed, failures
+
+
+def report(paths, write):
+    """Run and print like the README says; returns the number of failed cases."""
+    passed, failures = run_paths(paths)
+    for cid, expected, got in failures:
+        write(f"FAIL {cid}: expected {json.dumps(expected, ensure_ascii=False)} "
+              f"got {json.dumps(got, ensure_ascii=False)}")
+    write(f"rulecheck: {passed} passed, {len(failures)} failed")
+    return len(failures)

@@ -1,0 +1,114 @@
+"""Game: one match (a series of hands) and the state of its current hand.
+
+Plain data only, so to_json/from_json are lossless and cheap. The rules that change it
+live in actions.py (apply); what a seat may see lives in views.py.
+"""
+import copy
+
+from .order import context
+
+PHASES = ("ready", "deal", "last_chance", "bury", "play", "scored", "finished")
+
+# Fields of the current hand, reset by start_hand; with their empty values.
+_HAND_FIELDS = {
+    "deck": None,          # the 108 shuffled cards (server-internal)
+    "first": None,         # seat receiving the first card (§3.6)
+    "hands": None,         # [[cards] x 4]
+    "areas": None,         # declaration areas [[cards] x 4] (§3.3)
+    "standing": None,      # standing declaration dict or None
+    "declarations": None,  # accepted declarations in order
+    "flipped": None,       # the flipped 4th kitty card (§3.4)
+    "kitty": None,         # the original 8 kitty cards in deck order
+    "buried": None,        # the 8 cards the dealer buried (§4)
+    "leader": None,        # seat leading the current trick
+    "trick": None,         # current trick: [[seat, cards], ...]
+    "tricks": None,        # finished tricks: {"leader", "plays", "winner", "points"}
+    "defender_points": 0,  # points the defenders won in tricks
+    "penalties": 0,        # signed throw penalties, as a delta to the defenders (§5.3)
+    "last_failed_throw": None,
+}
+
+_MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result",
+                 "winner", "history")
+
+
+class Game:
+    """A match of Double Up. Attributes are plain JSON-able values."""
+
+    def __init__(self):
+        self.phase = "ready"
+        self.hand_no = 0
+        self.dealer = None
+        self.levels = {"0": "2", "1": "2"}
+        self.trump = None
+        self.turn = None
+        self.dealt = 0
+        self.result = None
+        self.winner = None
+        self.history = []
+        for name, empty in _HAND_FIELDS.items():
+            setattr(self, name, empty)
+
+    @classmethod
+    def new(cls):
+        return cls()
+
+    # --- derived --------------------------------------------------------------
+    @property
+    def level(self):
+        """The hand's level rank: the dealer team's level (§2.1). In a first hand the
+        dealer is unknown during the deal, but both teams are then still at 2."""
+        if self.dealer is None:
+            return self.levels["0"]
+        return self.levels[str(self.dealer % 2)]
+
+    @property
+    def dealer_team(self):
+        return None if self.dealer is None else self.dealer % 2
+
+    @property
+    def first_hand(self):
+        return self.hand_no == 1
+
+    @property
+    def ctx(self):
+        """TrumpContext of the hand; before trump is fixed, the standing declaration's
+        trump is used (display only)."""
+        trump = self.trump
+        if trump is None and self.standing:
+            trump = self.standing["trump"]
+        return context(self.level, trump)
+
+    def deal_order(self):
+        """The 100 (seat, card) of this hand's deal, in order (server-internal)."""
+        if not self.deck:
+            return []
+        return [((self.first + i) % 4, self.deck[i]) for i in range(100)]
+
+    def undealt(self):
+        """Cards not dealt yet, the kitty included (server-internal)."""
+        return list(self.deck[self.dealt:]) if self.deck else []
+
+    # --- serialisation -------------------------------------------------------
+    def to_json(self):
+        data = {name: getattr(self, name) for name in _MATCH_FIELDS}
+        for name in _HAND_FIELDS:
+            data[name] = getattr(self, name)
+        return copy.deepcopy(data)
+
+    @classmethod
+    def from_json(cls, data):
+        g = cls()
+        data = copy.deepcopy(data)
+        for name in _MATCH_FIELDS:
+            setattr(g, name, data[name])
+        for name, empty in _HAND_FIELDS.items():
+            setattr(g, name, data.get(name, empty))
+        return g
+
+    def copy(self):
+        return Game.from_json(self.to_json())
+
+    def __repr__(self):
+        return (f"<Game hand {self.hand_no} {self.phase} dealer={self.dealer} "
+                f"trump={self.trump} levels={self.levels}>")

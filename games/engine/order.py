@@ -1,0 +1,91 @@
+"""Trump context: suit-classes, rank positions and display order (RULES §2).
+
+Every card gets a `position` inside its suit-class such that a higher position
+outranks a lower one, equal-ranked cards share a position (§2.3: other-suit level
+cards, other-suit 2s) and consecutive positions are what tractors need (§5.1).
+Contexts are immutable and cached per (level, trump), so the tables are built once.
+"""
+from functools import lru_cache
+
+from .cards import CODES, JOKERS, RANKS, SUITS
+
+TRUMP_CLASS = "T"
+_CLASS_ORDER = {TRUMP_CLASS: 0, "S": 1, "H": 2, "D": 3, "C": 4}
+
+
+class TrumpContext:
+    """Per-hand ordering tables. `trump` is a suit letter, "NT", or None (not fixed yet:
+    ordered like no-trump, which only matters for display during the deal)."""
+
+    __slots__ = ("level", "trump", "cls", "pos", "key")
+
+    def __init__(self, level, trump):
+        if level not in RANKS:
+            raise ValueError(f"bad level {level!r}")
+        if trump not in SUITS and trump not in ("NT", None):
+            raise ValueError(f"bad trump {trump!r}")
+        self.level = level
+        self.trump = trump
+        tsuit = trump if trump in SUITS else None
+        cls, pos = {}, {}
+        # RULES §2.4: a plain run 3..A skipping the level rank (2 is always trump).
+        plain = [r for r in RANKS if r not in ("2", level)]
+        for s in SUITS:
+            for i, r in enumerate(plain):
+                cls[s + r] = TRUMP_CLASS if s == tsuit else s
+                pos[s + r] = i
+        # RULES §2.3, from low to high above the trump-suit run:
+        # other 2s < trump-suit 2 < other level cards < trump-suit level card < SJK < BJK.
+        p = len(plain) if tsuit else 0
+        ranks_above = ["2", level] if level != "2" else ["2"]
+        for r in ranks_above:
+            for s in SUITS:
+                cls[s + r] = TRUMP_CLASS
+                if s != tsuit:
+                    pos[s + r] = p
+            p += 1
+            if tsuit:
+                pos[tsuit + r] = p
+                p += 1
+        pos["SJK"], pos["BJK"] = p, p + 1
+        cls["SJK"] = cls["BJK"] = TRUMP_CLASS
+        self.cls = cls
+        self.pos = pos
+        # RULES §2.6: trumps first high to low (equal ranks in suit order ♠♥♦♣),
+        # then the non-trump suits ♠ ♥ ♦ ♣, each high to low.
+        self.key = {
+            c: (_CLASS_ORDER[cls[c]], -pos[c], 0 if c in JOKERS else SUITS.index(c[0]))
+            for c in CODES
+        }
+
+    def suit_class(self, card):
+        return self.cls[card]
+
+    def position(self, card):
+        return self.pos[card]
+
+    def is_trump(self, card):
+        return self.cls[card] == TRUMP_CLASS
+
+    def display_key(self, card):
+        return self.key[card]
+
+    def sort(self, cards):
+        return sorted(cards, key=self.key.__getitem__)
+
+    def classes(self, cards):
+        return {self.cls[c] for c in cards}
+
+    def __repr__(self):
+        return f"TrumpContext({self.level!r}, {self.trump!r})"
+
+
+@lru_cache(maxsize=None)
+def context(level, trump):
+    """The shared, cached TrumpContext for a level rank and trump."""
+    return TrumpContext(level, trump)
+
+
+def sort_cards(cards, level, trump):
+    """Cards in RULES §2.6 display order."""
+    return context(level, trump).sort(cards)

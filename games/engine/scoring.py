@@ -1,0 +1,56 @@
+"""Kitty bonus (RULES §6), level changes (§7.2), next dealer and match end (§8)."""
+from .cards import RANKS, next_level, points
+from .shapes import split
+
+MAX_KITTY_MULTIPLIER = 64  # RULES §6.1, decision V6
+
+
+def kitty_multiplier(last_lead, ctx):
+    """2^k, k = cards in the largest component of the last trick's lead, capped at 64."""
+    k = max(comp.size for comp in split(last_lead, ctx))
+    return min(2 ** k, MAX_KITTY_MULTIPLIER)
+
+
+def kitty_bonus(last_lead, kitty, ctx, defenders_won=True):
+    """Points the buried kitty adds to the defenders (0 if the dealer team won, §6.2)."""
+    if not defenders_won:
+        return 0
+    return points(kitty) * kitty_multiplier(last_lead, ctx)
+
+
+def level_change(defenders_score):
+    """("dealer" | "defenders", levels) for a defenders' score (RULES §7.2)."""
+    s = max(defenders_score, 0)
+    if s == 0:
+        return "dealer", 3
+    if s < 40:
+        return "dealer", 2
+    if s < 80:
+        return "dealer", 1
+    return "defenders", (s - 80) // 40  # 80-119: 0, 120-159: 1, ... each 40 one more
+
+
+def hand_outcome(dealer, levels, defenders_score):
+    """Levels after the hand, next dealer and match winner (RULES §7.2, §8).
+
+    `levels` maps team ("0"/"1") to rank before the hand. Returns {"levels", "next_dealer"
+    (None when the match is won), "winner" (team or None), "level_change" {"team",
+    "levels": levels actually gained after the A cap}}."""
+    dealer_team = dealer % 2
+    defenders = 1 - dealer_team
+    side, steps = level_change(defenders_score)
+    team = dealer_team if side == "dealer" else defenders
+    after = {str(t): levels[str(t)] for t in (0, 1)}
+    before = after[str(team)]
+    after[str(team)] = next_level(before, steps)  # stops at A (§8.1)
+    gained = RANKS.index(after[str(team)]) - RANKS.index(before)
+    # §8.4: a team at A before the hand wins the match by winning this hand.
+    winner = team if levels[str(team)] == "A" else None
+    if winner is not None:
+        next_dealer = None
+    elif side == "dealer":
+        next_dealer = (dealer + 2) % 4  # the dealer's partner (§8.2)
+    else:
+        next_dealer = (dealer + 1) % 4  # the player after the dealer (§8.2)
+    return {"levels": after, "next_dealer": next_dealer, "winner": winner,
+            "level_change": {"team": team, "levels": gained}}

@@ -1,0 +1,173 @@
+"""Shapes of a set of cards: singles, pairs, tractors, throws (RULES §5.1, §5.3).
+
+A tractor is n >= 2 pairs on consecutive positions of the TrumpContext; positions that
+hold several equal cards (other-suit level cards, other-suit 2s) count once, so two
+pairs on one position never form a tractor together (§5.1).
+"""
+from collections import Counter
+
+SINGLE, PAIR, TRACTOR = "single", "pair", "tractor"
+
+
+class Component:
+    """One piece of a split: a single, a pair or a tractor of `pairs` pairs.
+
+    `top` is the position of its highest card (a component ranks by it, §5.3)."""
+
+    __slots__ = ("kind", "pairs", "top", "cards")
+
+    def __init__(self, kind, pairs, top, cards):
+        self.kind, self.pairs, self.top, self.cards = kind, pairs, top, cards
+
+    @property
+    def size(self):
+        return len(self.cards)
+
+    def to_json(self):
+        d = {"shape": self.kind, "cards": list(self.cards)}
+        if self.kind == TRACTOR:
+            d["length"] = self.pairs
+        return d
+
+    def __repr__(self):
+        return f"Component({self.kind}, {self.cards})"
+
+
+def pair_codes(cards):
+    """Codes held twice in `cards` (each one is a pair; only two copies exist)."""
+    return [c for c, n in Counter(cards).items() if n >= 2]
+
+
+def pair_positions(cards, ctx):
+    """{position: number of distinct pairs on it} for cards of one suit-class."""
+    out = {}
+    pos = ctx.pos
+    for c, n in Counter(cards).items():
+        if n >= 2:
+            p = pos[c]
+            out[p] = out.get(p, 0) + 1
+    return out
+
+
+def runs(positions):
+    """Maximal runs of consecutive positions, as (top, length), highest first."""
+    result = []
+    top = prev = None
+    for p in sorted(positions, reverse=True):
+        if prev is not None and p == prev - 1:
+            prev = p
+            continue
+        if top is not None:
+            result.append((top, top - prev + 1))
+        top = prev = p
+    if top is not None:
+        result.append((top, top - prev + 1))
+    return result
+
+
+def split(cards, ctx):
+    """Greedy split of one suit-class's cards, longest first (RULES §5.3 [choice]).
+
+    Longest tractors first (on equal length the highest), then pairs, then singles.
+    When several pairs share a position, the one first in §2.6 display order joins
+    the tractor. Components come out highest-ranked first."""
+    pos, key = ctx.pos, ctx.key
+    counts = Counter(cards)
+    by_pos = {}
+    for c in sorted(counts, key=key.__getitem__):
+        if counts[c] >= 2:
+            by_pos.setdefault(pos[c], []).append(c)
+    comps = []
+    while True:
+        best = None
+        for top, length in runs([p for p, lst in by_pos.items() if lst]):
+            if length >= 2 and (best is None or length > best[1]):
+                best = (top, length)
+        if best is None:
+            break
+        top, length = best
+        tcards = []
+        for p in range(top, top - length, -1):
+            c = by_pos[p].pop(0)
+            tcards += [c, c]
+            counts[c] -= 2
+        comps.append(Component(TRACTOR, length, top, tcards))
+    for p, lst in by_pos.items():
+        for c in lst:
+            counts[c] -= 2
+            comps.append(Component(PAIR, 1, p, [c, c]))
+    for c, n in counts.items():
+        for _ in range(n):
+            comps.append(Component(SINGLE, 0, pos[c], [c]))
+    comps.sort(key=lambda k: (-k.top, -k.size, key[k.cards[0]]))
+    return comps
+
+
+def shape_of(cards, ctx):
+    """{"shape": single|pair|tractor|throw|mixed|empty, ["length": n]} (RULES §5.1)."""
+    if not cards:
+        return {"shape": "empty"}
+    if len({ctx.cls[c] for c in cards}) > 1:
+        return {"shape": "mixed"}
+    comps = split(cards, ctx)
+    if len(comps) > 1:
+        return {"shape": "throw"}
+    comp = comps[0]
+    if comp.kind == TRACTOR:
+        return {"shape": TRACTOR, "length": comp.pairs}
+    return {"shape": comp.kind}
+
+
+def requirements(comps):
+    """What a lead asks of followers and ruffs: (tractor lengths longest first, pairs).
+
+    Pairs count the pairs inside tractors too (RULES §5.4, §5.5)."""
+    tractors = sorted((k.pairs for k in comps if k.kind == TRACTOR), reverse=True)
+    pairs = sum(k.pairs for k in comps)
+    return tractors, pairs
+
+
+def fit_tractors(counts, reqs, rng=None):
+    """Best way to carve disjoint tractors of lengths `reqs` (in order) out of pairs.
+
+    `counts` is {position: pairs on it}. Returns (satisfied, placements): `satisfied`
+    is the lexicographically greatest tuple of booleans (earlier = longer requirement
+    wins, RULES §5.4 "the lead's tractors first, longest first"), `placements` a list of
+    (top, length) achieving it. A longer held tractor may serve several requirements.
+    With `rng`, ties between placements are broken at random (for sample_play)."""
+    if not reqs:
+        return (), []
+    if not counts:
+        return (False,) * len(reqs), []
+    counts = dict(counts)
+    full = (True,) * len(reqs)
+    best = [None, None]
+
+    def search(i, acc, placed):
+        if best[0] is not None and best[0][:i] > acc:
+            return False  # this prefix can no longer beat the best found
+        if i == len(reqs):
+            if best[0] is None or acc > best[0]:
+                best[0], best[1] = acc, list(placed)
+            return best[0] == full
+        n = reqs[i]
+        starts = [top for top in counts
+                  if all(counts.get(p, 0) > 0 for p in range(top, top - n, -1))]
+        if rng is not None:
+            rng.shuffle(starts)
+        else:
+            starts.sort(reverse=True)
+        for top in starts:
+            for p in range(top, top - n, -1):
+                counts[p] -= 1
+            placed.append((top, n))
+            done = search(i + 1, acc + (True,), placed)
+            placed.pop()
+            for p in range(top, top - n, -1):
+                counts[p] += 1
+            if done:
+                return True
+        return search(i + 1, acc + (False,), placed)
+
+    search(0, (), [])
+    return best[0], best[1]

@@ -1,0 +1,83 @@
+"""What one seat (or a spectator) may see of a game (RULES §9).
+
+A view never holds another seat's hand, the undealt deck, or — for anyone but the
+dealer, before the hand is scored — the kitty or the bury. `reveal=True` is for the
+server and finished-hand replays: it adds everything.
+"""
+from .advice import legal_declarations
+
+
+def _sorted(game, cards):
+    return game.ctx.sort(cards)
+
+
+def _kitty_for(game, seat):
+    """§4.1/§6.3: the dealer sees the picked-up kitty during bury, then the bury;
+    everyone sees the bury once the hand is over."""
+    if game.phase in ("scored", "finished") and game.buried is not None and game.dealt == 100:
+        return list(game.buried)
+    if seat is not None and seat == game.dealer:
+        if game.phase == "bury":
+            return list(game.kitty)
+        if game.phase == "play":
+            return list(game.buried)
+    return None
+
+
+def view(game, seat, *, reveal=False):
+    """The JSON-able view of `game` for `seat` (0-3) or a spectator (None)."""
+    in_hand = game.hands is not None
+    over = game.phase in ("scored", "finished")
+    hand = _sorted(game, game.hands[seat]) if in_hand and seat is not None else []
+    tricks = game.tricks or []
+    last = tricks[-1] if tricks else None
+    v = {
+        "seat": seat,
+        "phase": game.phase,
+        "hand_no": game.hand_no,
+        "levels": dict(game.levels),
+        "level": game.level,
+        "dealer": game.dealer,
+        "trump": game.trump,
+        "dealt": game.dealt,
+        "hand": hand,
+        "hand_counts": [len(h) for h in game.hands] if in_hand else [0, 0, 0, 0],
+        "declaration_areas": {str(s): list(game.areas[s]) if in_hand else [] for s in range(4)},
+        "standing": dict(game.standing) if game.standing else None,
+        "declarations": [dict(d) for d in game.declarations or []],
+        "flipped": game.flipped,
+        "kitty": _kitty_for(game, seat),
+        "turn": game.turn,
+        "leader": game.leader,
+        "trick": [[s, list(c)] for s, c in game.trick or []],
+        "last_trick": ({"plays": [[s, list(c)] for s, c in last["plays"]],
+                        "winner": last["winner"], "points": last["points"]} if last else None),
+        "defender_points": game.defender_points,
+        "penalties": game.penalties,
+        "last_failed_throw": dict(game.last_failed_throw) if game.last_failed_throw else None,
+        "result": game.result if over else None,
+        "winner": game.winner,
+        "tricks_played": len(tricks),
+        "can_declare": (legal_declarations(game, seat)
+                        if seat is not None and game.phase in ("deal", "last_chance") else []),
+    }
+    if reveal:
+        v["hands"] = {str(s): _sorted(game, game.hands[s]) if in_hand else [] for s in range(4)}
+        v["kitty_original"] = list(game.kitty) if game.kitty else None
+        v["buried"] = list(game.buried) if game.buried else None
+        v["tricks"] = [{"leader": t["leader"], "plays": [[s, list(c)] for s, c in t["plays"]],
+                        "winner": t["winner"], "points": t["points"]} for t in tricks]
+    if v["result"] is not None:
+        v["result"] = _copy_result(v["result"])
+    return v
+
+
+def _copy_result(result):
+    out = dict(result)
+    for k in ("declarations",):
+        out[k] = [dict(d) for d in result[k]]
+    for k in ("kitty", "buried"):
+        out[k] = list(result[k])
+    for k in ("levels_before", "levels_after", "level_change"):
+        out[k] = dict(result[k])
+    return out
