@@ -191,3 +191,27 @@ class TableEvent(models.Model):
 
     def __str__(self):
         return f"{self.table_id}#{self.seq} {self.action.get('type')}"
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat (games/chat.py). Never rendered as HTML: always escaped.
+
+    Moderators hide a message by setting `deleted` (and `deleted_by`); it stays stored.
+    """
+
+    MAX_LENGTH = 300
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    deleted = models.BooleanField(default=False)
+    deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["table", "created_at", "pk"]
+        indexes = [models.Index(fields=["table", "-created_at"], name="chat_table_recent")]
+
+    def __str__(self):
+        return f"{self.table_id} {self.user_id}: {self.text[:40]}"
