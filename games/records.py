@@ -32,11 +32,13 @@ def hand_facts(game, events) -> dict:
     """What the record needs from the engine state right after these events."""
     facts = {}
     if any(e["type"] == "hand_started" for e in events):
-        facts["deck"] = game.deck_order()
+        facts["deck"] = list(game.deck)
         facts["level"] = game.level
         facts["dealer"] = game.dealer
         facts["levels"] = dict(game.levels)
         facts["hand_no"] = game.hand_no
+    if any(e["type"] == "buried" for e in events):
+        facts["kitty"] = list(game.kitty)
     return facts
 
 
@@ -61,7 +63,7 @@ def record_events(table, event_row, events, facts, now) -> None:
             hand.flipped = event["card"]
             hand.save(update_fields=["flipped"])
         elif kind == "buried":
-            Bury.objects.create(hand=current_hand(table), seat=event["seat"], kitty=event["kitty"], cards=event["cards"])
+            Bury.objects.create(hand=current_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"])
         elif kind == "hand_scored":
             _record_score(current_hand(table), event["result"], event_row.seq, now)
         elif kind == "match_won":
