@@ -1,6 +1,10 @@
 from django.contrib import admin
 
+from accounts.forms import ThrottledAdminAuthenticationForm
 from accounts.models import Profile
+
+# The admin's login obeys the same throttle as the site's (docs/accounts.md).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 @admin.register(Profile)

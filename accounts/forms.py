@@ -1,11 +1,12 @@
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import language_choices
-from accounts.throttle import client_ip, login_failure_record, login_throttle_wait
+from accounts.throttle import client_ip, login_failure_record, login_throttle_clear, login_throttle_wait
 
 
 class RegisterForm(UserCreationForm):
@@ -21,8 +22,9 @@ class RegisterForm(UserCreationForm):
         fields = ("username", "email")
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's login form, refusing attempts while the username or IP is throttled."""
+class LoginThrottleMixin:
+    """For AuthenticationForm subclasses: refuse attempts while the username or the IP
+    is throttled, count failures, and clear the username's count after a success."""
 
     def clean(self):
         username = self.cleaned_data.get("username")
@@ -42,11 +44,21 @@ class ThrottledAuthenticationForm(AuthenticationForm):
                 params={"minutes": minutes},
             )
         try:
-            return super().clean()
+            cleaned_data = super().clean()
         except ValidationError as error:
             if error.code == "invalid_login":
                 login_failure_record(username=username, ip=ip)
             raise
+        login_throttle_clear(username=username)
+        return cleaned_data
+
+
+class ThrottledAuthenticationForm(LoginThrottleMixin, AuthenticationForm):
+    """The site's login form (accounts.views.LoginView)."""
+
+
+class ThrottledAdminAuthenticationForm(LoginThrottleMixin, AdminAuthenticationForm):
+    """The admin's login form (set in accounts/admin.py), so /admin/login/ is no way around the limit."""
 
 
 class ProfileSettingsForm(forms.Form):

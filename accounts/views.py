@@ -15,7 +15,6 @@ from accounts.forms import ProfileSettingsForm, RegisterForm, ThrottledAuthentic
 from accounts.language import language_cookie_delete, language_cookie_set, language_supported
 from accounts.selectors import profile_language, user_public_get
 from accounts.services import profile_ensure, profile_update, user_register
-from accounts.throttle import login_throttle_clear
 
 
 class LoginView(auth_views.LoginView):
@@ -27,7 +26,6 @@ class LoginView(auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         user = form.get_user()
-        login_throttle_clear(username=form.cleaned_data["username"])
         language = profile_language(user=user)
         if language:
             translation.activate(language)

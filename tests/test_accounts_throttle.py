@@ -136,3 +136,13 @@ def test_failures_recorded_by_another_process_count(settings):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     subprocess.run([sys.executable, "-c", script], check=True, env=env, cwd=settings.BASE_DIR, timeout=60)
     assert login_throttle_wait(username="mei", ip="10.99.0.1") > 0
+
+
+def test_admin_login_is_throttled_too(client, db):
+    get_user_model().objects.create_superuser(username="boss", password=PASSWORD)
+    url = reverse("admin:login")
+    for i in range(5):
+        client.post(url, {"username": "boss", "password": "wrong"}, REMOTE_ADDR=f"10.7.0.{i}")
+    response = client.post(url, {"username": "boss", "password": PASSWORD}, REMOTE_ADDR="10.7.1.1")
+    assert "Too many failed login attempts" in response.text
+    assert "_auth_user_id" not in client.session
