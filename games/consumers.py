@@ -36,10 +36,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         invite = _query_param(self.scope, "invite")
-        if not await database_sync_to_async(self._may_enter)(invite):
+        self.language = await database_sync_to_async(self._enter)(invite)
+        if self.language is None:
             await self.close(code=4403)
             return
-        self.language = language_for_scope(self.scope, self.user)
         self.group = f"table-{self.table_id}"
         # Join the group before the first snapshot, so no change can slip between (STYLE pitfall 2).
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -153,9 +153,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
 
-    def _may_enter(self, invite):
+    def _enter(self, invite) -> str | None:
+        """The reader's language if they may enter this table, else None."""
         table = Table.objects.filter(pk=self.table_id).first()
-        return table is not None and selectors.table_access(table=table, user=self.user, invite_code=invite)
+        if table is None or not selectors.table_access(table=table, user=self.user, invite_code=invite):
+            return None
+        return language_for_scope(self.scope, self.user)
 
     def _load(self):
         table = Table.objects.filter(pk=self.table_id).first()

@@ -33,7 +33,7 @@ def notify_lobby() -> None:
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
-        self.language = language_for_scope(self.scope, self.scope["user"])
+        self.language = await database_sync_to_async(language_for_scope)(self.scope, self.scope["user"])
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.lobby_changed({})

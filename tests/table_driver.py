@@ -1,0 +1,81 @@
+"""Drives a live table from a test: the test reads the stored state as an oracle to pick
+legal plays, and sends them through the seat's own real websocket client."""
+import asyncio
+import random
+import re
+
+from asgiref.sync import sync_to_async
+
+from games import engine
+from games.models import Table, TableEvent
+
+CARD_ATTR = re.compile(r'data-card="([A-Z0-9]+)"')
+
+
+@sync_to_async
+def load(table_id):
+    table = Table.objects.get(pk=table_id)
+    return table, (engine.Game.from_json(table.state) if table.state else None)
+
+
+def choose_action(game, seat, rng):
+    if game.phase == "bury":
+        return {"action": "bury", "cards": engine.view(game, seat)["hand"][-8:]}
+    return {"action": "play", "cards": engine.sample_play(game, seat, rng)}
+
+
+async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0, on_turn=None):
+    """Play (through each seat's websocket) until `done(game)`; the clock deals and fixes trump."""
+    rng = rng or random.Random(7)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    last_sent = None
+    while loop.time() < deadline:
+        table, game = await load(table_id)
+        if game is not None and done(game):
+            return table, game
+        if game is not None and game.phase in ("bury", "play") and (table.version, game.turn) != last_sent:
+            seat = game.turn
+            message = choose_action(game, seat, rng)
+            if on_turn:
+                await on_turn(table, game, seat, message)
+            message["version"] = table.version
+            await clients_by_seat[seat].send(message)
+            last_sent = (table.version, seat)
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"table {table_id} did not reach the goal in {timeout}s (phase {game and game.phase})")
+
+
+@sync_to_async
+def public_cards_by_version(table_id):
+    """For each version: the set of card codes anyone may have seen by then (RULES §9)."""
+    seen, by_version = set(), {0: set()}
+    for row in TableEvent.objects.filter(table_id=table_id).order_by("seq"):
+        for event in row.events:
+            if "only" in event:
+                continue
+            for key in ("cards", "attempted", "forced"):
+                seen.update(event.get(key) or ())
+            if event.get("card"):
+                seen.add(event["card"])
+            if event["type"] == "hand_scored":
+                seen.update(event["result"]["kitty"])
+                seen.update(event["result"]["buried"])
+        by_version[row.seq] = set(seen)
+    return by_version
+
+
+def cards_in(message) -> list[str]:
+    html = message.get("html")
+    texts = html.values() if isinstance(html, dict) else [html or ""]
+    return [code for text in texts for code in CARD_ATTR.findall(text)]
+
+
+def own_cards(game_json_at_start, seat, dealer):
+    """Every card this seat legitimately holds in the hand: its 25, plus the kitty if dealer."""
+    deck = game_json_at_start["deck"]
+    first = game_json_at_start["first"]
+    mine = {deck[i] for i in range(100) if (first + i) % 4 == seat}
+    if seat == dealer:
+        mine |= set(deck[100:])
+    return mine
