@@ -17,8 +17,8 @@ from .shapes import shape_of
 from .tricks import trick_points, trick_winner
 
 
-def _table(level, trump, dealer, hand_no=2):
-    """A Game in the middle of a hand, for cases that need one."""
+def table(level, trump, dealer, hand_no=2):
+    """A bare Game in the middle of a hand (no deck), for rule cases and tests."""
     g = Game.new()
     g.hand_no = hand_no
     g.dealer = dealer
@@ -43,7 +43,7 @@ def _shape(case):
 
 
 def _lead(case):
-    g = _table(case["level"], case["trump"], case["dealer"])
+    g = table(case["level"], case["trump"], case["dealer"])
     g.phase = "play"
     g.hands = [list(case["hands"][str(s)]) for s in range(4)]
     g.turn = g.leader = case["seat"]
@@ -82,7 +82,7 @@ def _result(case):
 
 def _declare(case):
     first = case["first_hand"]
-    g = _table(case["level"], None, None if first else case["dealer"], 1 if first else 2)
+    g = table(case["level"], None, None if first else case["dealer"], 1 if first else 2)
     g.phase = "last_chance"
     g.standing = None
     g.kitty = list(case.get("kitty") or ["S3", "S4", "S5", "S6", "S8", "S9", "SQ", "SA"])
