@@ -1,0 +1,120 @@
+"""Engine benchmark (pure Python, no Django): `.venv/bin/python bench/engine.py [seconds]`.
+
+Prints
+- complete random-legal hands per second on one core: start_hand, deal (in chunks, with
+  random declarations), fix_trump, a random bury, then sample_play until scored;
+- p50/p99 time to validate one play (actions.check_play: the validation apply runs)
+  for a 33-card hand (the dealer's hand after picking up the kitty) and 25-card hands,
+  leads (throw checks included) and follows.
+Targets: >= 50 hands/s, p99 validation <= 2 ms.
+"""
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import Game, RuleError, apply, legal_declarations, sample_play  # noqa: E402
+from games.engine.actions import check_play  # noqa: E402
+
+
+def play_hand(g, rng):
+    apply(g, {"type": "start_hand", "seed": f"bench-{rng.random()}"})
+    while g.phase == "deal":
+        apply(g, {"type": "deal", "upto": min(100, g.dealt + rng.randint(5, 40))})
+        for seat in range(4):
+            options = legal_declarations(g, seat)
+            if options and rng.random() < 0.3:
+                apply(g, {"type": "declare", "seat": seat, "cards": rng.choice(options)})
+    apply(g, {"type": "fix_trump"})
+    apply(g, {"type": "bury", "seat": g.dealer, "cards": rng.sample(g.hands[g.dealer], 8)})
+    while g.phase == "play":
+        seat = g.turn
+        apply(g, {"type": "play", "seat": seat, "cards": sample_play(g, seat, rng)})
+
+
+def hands_per_second(seconds):
+    rng = random.Random(1)
+    g = Game.new()
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        if g.phase == "finished":
+            g = Game.new()
+        play_hand(g, rng)
+        n += 1
+    return n / (time.perf_counter() - start), n
+
+
+def timed(samples, g, seat, cards):
+    t = time.perf_counter()
+    try:
+        check_play(g, seat, cards)
+    except RuleError:
+        pass
+    samples.append(time.perf_counter() - t)
+
+
+def validation_samples(rounds):
+    """(33-card samples, 25-card samples) of check_play timings."""
+    rng = random.Random(2)
+    big, small = [], []
+    for _ in range(rounds):
+        g = Game.new()
+        apply(g, {"type": "start_hand", "seed": f"v-{rng.random()}"})
+        apply(g, {"type": "deal", "upto": 100})
+        apply(g, {"type": "fix_trump"})
+        d = g.dealer
+        # 33-card hand: pretend play has begun with the dealer still holding the kitty.
+        g.phase, g.buried = "play", []
+        g.turn = g.leader = d
+        for _ in range(10):
+            timed(big, g, d, sample_play(g, d, rng))           # lead (maybe a throw)
+        prev = (d + 3) % 4
+        g.turn = g.leader = prev
+        lead = sample_play(g, prev, rng)
+        try:
+            check_play(g, prev, lead)
+            g.trick = [[prev, lead]]
+            g.turn = d
+            for _ in range(10):
+                timed(big, g, d, sample_play(g, d, rng))       # legal follow
+                timed(big, g, d, rng.sample(g.hands[d], len(lead)))  # any selection
+        except RuleError:
+            pass
+        # 25-card hands: after a real bury.
+        g = Game.new()
+        apply(g, {"type": "start_hand", "seed": f"w-{rng.random()}"})
+        apply(g, {"type": "deal", "upto": 100})
+        apply(g, {"type": "fix_trump"})
+        apply(g, {"type": "bury", "seat": g.dealer, "cards": rng.sample(g.hands[g.dealer], 8)})
+        for _ in range(8):
+            seat = g.turn
+            cards = sample_play(g, seat, rng)
+            if g.trick:
+                timed(small, g, seat, rng.sample(g.hands[seat], len(g.trick[0][1])))
+            timed(small, g, seat, cards)
+            apply(g, {"type": "play", "seat": seat, "cards": cards})
+    return big, small
+
+
+def pct(samples, q):
+    s = sorted(samples)
+    return s[min(len(s) - 1, int(q * len(s)))] * 1000
+
+
+def main():
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
+    rate, n = hands_per_second(seconds)
+    print(f"complete random-legal hands: {rate:.1f}/s ({n} hands in {seconds:.0f}s, one core)")
+    big, small = validation_samples(300)
+    for name, s in (("33-card hand", big), ("25-card hand", small)):
+        print(f"validate one play, {name}: p50 {pct(s, 0.5):.3f} ms, p99 {pct(s, 0.99):.3f} ms,"
+              f" max {max(s) * 1000:.3f} ms, mean {statistics.mean(s) * 1000:.3f} ms"
+              f" ({len(s)} samples)")
+
+
+if __name__ == "__main__":
+    main()
