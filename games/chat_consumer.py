@@ -1,0 +1,118 @@
+"""The table chat's websocket (`ws/table/<id>/chat/`): parse → games.chat → render.
+
+Separate from the table socket so chat never delays the game's pushes. Same access
+rule as the table (`selectors.table_access`, re-checked on every post). On connect it
+sends the recent lines, so a reconnect also repairs any line a dropped group message
+lost (STYLE pitfall 1). Every line is rendered by the escaped partial the page uses.
+"""
+import json
+import time
+from datetime import datetime
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games import chat, selectors
+from games.i18n import language_for_scope, translate_rejection
+from games.models import Table
+
+MAX_MESSAGE_BYTES = 2048
+BUDGET_MESSAGES = 20  # per socket and window: beyond that the socket is closed (1008)
+BUDGET_WINDOW_S = 10.0
+
+
+class ChatConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope["user"]
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite")
+        self.invite = invite[0] if invite else None
+        self.sent_times = []
+        if not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        if await database_sync_to_async(self._table)() is None:
+            await self.close(code=4403)
+            return
+        # Reading the profile is a DB query: never from the event loop itself.
+        self.language = await database_sync_to_async(language_for_scope)(self.scope, self.user)
+        self.group = chat.chat_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)  # before the history
+        await self.accept()
+        html = await database_sync_to_async(self._history)()
+        await self.send(text_data=json.dumps({"type": "history", "html": html}))
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self._over_budget():
+            await self.close(code=1008)
+            return
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > MAX_MESSAGE_BYTES:
+            return await self.send_error("too_large", _("That message is too large."))
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return await self.send_error("bad_json", _("That message is not valid JSON."))
+        if not isinstance(message, dict) or message.get("action") != "post":
+            return await self.send_error("unknown_action", _("Unknown action."))
+        try:
+            await database_sync_to_async(self._post)(message.get("text"))
+        except chat.ChatRefused as refused:
+            return await self.send_error(refused.code, translate_rejection(refused, self.language))
+        await self.send(text_data=json.dumps({"type": "sent"}))
+
+    def _over_budget(self) -> bool:
+        now = time.monotonic()
+        self.sent_times = [t for t in self.sent_times if now - t < BUDGET_WINDOW_S]
+        self.sent_times.append(now)
+        return len(self.sent_times) > BUDGET_MESSAGES
+
+    async def send_error(self, code, message):
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+
+    # --- group messages -----------------------------------------------------------
+
+    async def chat_message(self, event):
+        line = dict(event, created_at=datetime.fromisoformat(event["created_at"]))
+        await self.send(text_data=json.dumps({"type": "message", "id": line["id"], "html": self._render(line)}))
+
+    async def chat_deleted(self, event):
+        await self.send(text_data=json.dumps({"type": "deleted", "id": event["id"]}))
+
+    async def chat_closed(self, event):
+        """Moderation: the table closed, or this user was removed from its chat."""
+        if event.get("user_id") not in (None, self.user.pk):
+            return
+        await self.send(text_data=json.dumps({"type": "closed", "message": event.get("message", "")}))
+        await self.close(code=4003)
+
+    # --- database and rendering (short sync calls) ----------------------------------
+
+    def _table(self):
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None or not selectors.table_access(table=table, user=self.user, invite_code=self.invite):
+            return None
+        return table
+
+    def _post(self, text):
+        table = self._table()
+        if table is None:
+            raise chat.ChatRefused("no_access", gettext_noop("You cannot chat at this table."))
+        chat.chat_post(table=table, user=self.user, text=text)
+
+    def _history(self):
+        table = Table.objects.get(pk=self.table_id)
+        return "".join(self._render(line) for line in chat.chat_recent(table=table))
+
+    def _render(self, line) -> str:
+        with translation.override(self.language):
+            return render_to_string("games/partials/chat_message.html", {"message": line})
