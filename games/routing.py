@@ -1,9 +1,11 @@
 from django.urls import path
 
+from games.chat_consumer import ChatConsumer
 from games.consumers import TableConsumer
 from games.lobby import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/table/<int:table_id>/chat/", ChatConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]
