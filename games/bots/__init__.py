@@ -1,12 +1,73 @@
-"""Bots that fill seats (placeholder until the bot issue lands)."""
+"""Bots that fill seats (see docs/bots.md).
+
+Honest by construction: `choose` and `declaration` turn the Game into the seat's
+Observation (games/bots/observation.py) and every policy decides from that alone.
+
+- `decide(obs, level, rng=None) -> action dict` for the bury and play phases;
+- `decide_declaration(obs, level) -> cards | None` at any point of the deal;
+- levels: "random" (uniform legal play, never declares), "basic", "strong".
+"""
 import random
+import zlib
+from types import SimpleNamespace
 
 from games import engine
 
+from . import basic, strong
+from .observation import Observation, observe
+
+LEVELS = ("random", "basic", "strong")
+
+__all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration",
+           "observe"]
+
+
+def obs_rng(obs):
+    """A generator seeded from the observation only (same view, same decision)."""
+    return random.Random(zlib.crc32(repr(obs).encode()))
+
+
+def random_decide(obs, rng):
+    if obs.phase == "bury":
+        return {"type": "bury", "seat": obs.seat, "cards": rng.sample(list(obs.hand), 8)}
+    # engine.sample_play reads only the level, trump, this seat's hand and the trick.
+    stub = SimpleNamespace(level=obs.level, trump=obs.trump, hands={obs.seat: list(obs.hand)},
+                           trick=[[s, list(c)] for s, c in obs.trick])
+    return {"type": "play", "seat": obs.seat, "cards": engine.sample_play(stub, obs.seat, rng)}
+
+
+def decide(obs, level="basic", rng=None, **options):
+    """The action (bury or play) of a `level` bot seeing `obs`."""
+    rng = rng or obs_rng(obs)
+    if level == "random":
+        return random_decide(obs, rng)
+    if level == "strong":
+        return strong.decide(obs, rng, **options)
+    return basic.decide(obs)
+
+
+def decide_declaration(obs, level="basic"):
+    """Cards to declare now, or None (the random bot never declares)."""
+    if level == "random":
+        return None
+    return basic.decide_declaration(obs)
+
 
 def choose(*, table, game, seat: int, level: str) -> dict:
+    """The server's entry point (games/services.py `_bot_move`): the bot's action for
+    `seat` in the bury or play phase. In the deal phases it returns a declare action,
+    or None when the bot does not declare now."""
+    obs = observe(game, seat)
+    if obs.phase in ("deal", "last_chance"):
+        return declaration(game=game, seat=seat, level=level)
     rng = random.Random(f"{table.pk}:{table.version}:{seat}")
-    if game.phase == "bury":
-        hand = engine.view(game, seat)["hand"]
-        return {"type": "bury", "seat": seat, "cards": hand[-8:]}
-    return {"type": "play", "seat": seat, "cards": engine.sample_play(game, seat, rng)}
+    return decide(obs, level, rng)
+
+
+def declaration(*, game, seat: int, level: str) -> dict | None:
+    """A declare action for `seat` now, or None (call it during the deal, see docs)."""
+    obs = observe(game, seat)
+    cards = decide_declaration(obs, level)
+    if not cards:
+        return None
+    return {"type": "declare", "seat": seat, "cards": list(cards)}

@@ -1,0 +1,159 @@
+"""Small card helpers shared by the bots: values, grouping, candidate follows and ruffs.
+
+Every play built here is checked legal by the caller's policy through `is_legal_follow`
+(follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2).
+"""
+from collections import Counter
+
+from games import engine
+from games.engine.shapes import fit_tractors, pair_positions, requirements, split
+
+TRUMP = engine.TRUMP_CLASS
+POINTS = {c: engine.points([c]) for c in engine.CODES}
+ENUM_CAP = 400
+
+
+def keep_value(card, ctx):
+    """How much a card is worth keeping (higher = better card): trumps above all."""
+    if ctx.cls[card] == TRUMP:
+        return 14 + ctx.pos[card]
+    return ctx.pos[card]
+
+
+def play_cost(cards, hand_counts, ctx):
+    """What playing `cards` gives up: their keep values, plus broken pairs."""
+    cost = 0.0
+    used = Counter(cards)
+    for c, n in used.items():
+        cost += keep_value(c, ctx) * n
+        if hand_counts[c] == 2 and n == 1:
+            cost += 4  # a pair broken
+    return cost
+
+
+def by_class(cards, ctx):
+    out = {}
+    for c in cards:
+        out.setdefault(ctx.cls[c], []).append(c)
+    return out
+
+
+def multisets(counts, k, cap):
+    """Up to `cap` distinct sub-multisets of size k (None when there are more)."""
+    items = sorted(counts.items())
+    out = []
+
+    def rec(i, k, acc):
+        if len(out) > cap:
+            return
+        if k == 0:
+            out.append(list(acc))
+            return
+        if i == len(items):
+            return
+        c, n = items[i]
+        left = sum(m for _, m in items[i + 1:])
+        for take in range(min(n, k), -1, -1):
+            if left < k - take:
+                break
+            rec(i + 1, k - take, acc + [c] * take)
+
+    rec(0, k, [])
+    return None if len(out) > cap else out
+
+
+def pick_cards(pool, need, key):
+    """`need` cards of `pool` with the smallest key."""
+    return sorted(pool, key=key)[:need]
+
+
+def structured(pool, lead, ctx, high):
+    """Cards from `pool` (one suit-class) with as much of the lead's structure as the
+    pool allows: its tractors, then pairs, then singles; high or low pieces."""
+    n = len(lead)
+    reqs, pairs_led = requirements(split(lead, ctx))
+    counts = Counter(pool)
+    chosen = []
+    if reqs:
+        by_pos = {}
+        for c, m in counts.items():
+            if m >= 2:
+                by_pos.setdefault(ctx.pos[c], []).append(c)
+        _, placed = fit_tractors({p: len(v) for p, v in by_pos.items()}, reqs)
+        for top, length in placed:
+            for p in range(top, top - length, -1):
+                c = by_pos[p].pop()
+                chosen += [c, c]
+                counts[c] -= 2
+    pairs_left = pairs_led - len(chosen) // 2
+    if pairs_left > 0:
+        pp = sorted((c for c, m in counts.items() if m >= 2), key=lambda c: ctx.pos[c],
+                    reverse=high)
+        for c in pp[:pairs_left]:
+            chosen += [c, c]
+            counts[c] -= 2
+    left = list(counts.elements())
+    # Singles: keep pairs whole where possible.
+    cnt = Counter(left)
+    left.sort(key=lambda c: (cnt[c] >= 2, -ctx.pos[c] if high else ctx.pos[c]))
+    return chosen + left[:n - len(chosen)]
+
+
+def follow_options(lead, hand, ctx):
+    """A small set of distinct legal follows to `lead` covering the useful choices:
+    every choice when there are few; else low, high and point-rich constructions;
+    plus discards and matching ruffs when short in the led suit-class."""
+    n = len(lead)
+    lc = ctx.cls[lead[0]]
+    suit = [c for c in hand if ctx.cls[c] == lc]
+    rest = [c for c in hand if ctx.cls[c] != lc]
+    out = []
+    if len(suit) <= n:
+        need = n - len(suit)
+        if need == 0:
+            return [suit]
+        low = lambda c: (ctx.cls[c] == TRUMP, POINTS[c] > 0, keep_value(c, ctx))
+        rich = lambda c: (ctx.cls[c] == TRUMP, -POINTS[c], keep_value(c, ctx))
+        out.append(suit + pick_cards(rest, need, low))
+        out.append(suit + pick_cards(rest, need, rich))
+        if not suit and lc != TRUMP:
+            trumps = [c for c in rest if ctx.cls[c] == TRUMP]
+            if len(trumps) >= n:
+                out += ruff_options(lead, trumps, ctx)
+    else:
+        comps = split(lead, ctx)
+        combos = multisets(Counter(suit), n, ENUM_CAP)
+        if combos is not None:
+            out = [p for p in combos if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]]
+        else:
+            for high in (False, True):
+                p = structured(suit, lead, ctx, high)
+                if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]:
+                    out.append(p)
+    return _dedupe(out)
+
+
+def ruff_options(lead, trumps, ctx):
+    n = len(lead)
+    if n == 1:
+        return [[c] for c in set(trumps)]
+    reqs, pairs_led = requirements(split(lead, ctx))
+    if not reqs and pairs_led == 0:
+        # singles only: the n highest (surest) and the n lowest trumps
+        s = sorted(trumps, key=lambda c: ctx.pos[c])
+        return [s[:n], s[-n:]]
+    return [structured(trumps, lead, ctx, high) for high in (False, True)]
+
+
+def _dedupe(plays):
+    seen, out = set(), []
+    for p in plays:
+        key = tuple(sorted(p))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def pairs_of(cards, ctx):
+    return pair_positions(cards, ctx)

@@ -1,0 +1,132 @@
+"""What a seat can work out from its Observation: cards still unseen, shown voids,
+declared cards still held, and whether a component can still be beaten.
+
+`Knowledge` is built from an Observation only (no Game). The strong bot's rollouts
+build it directly with `Knowledge.make` from their own simulated state.
+"""
+from collections import Counter
+
+from games import engine
+from games.engine.shapes import pair_positions, runs, split
+
+FULL = Counter(engine.full_deck())
+
+
+def trick_voids(leader_plays, ctx, voids):
+    """Add to `voids` (seat -> set of suit-classes) what one trick shows: a follower who
+    played fewer cards of the led suit-class than were led has none left (RULES §5.4)."""
+    (lead_seat, lead), *rest = leader_plays
+    lc = ctx.cls[lead[0]]
+    n = len(lead)
+    for s, cards in rest:
+        if sum(1 for c in cards if ctx.cls[c] == lc) < n:
+            voids[s].add(lc)
+
+
+class Knowledge:
+    __slots__ = ("seat", "ctx", "dealer", "hand", "trick", "unseen", "voids", "known",
+                 "hand_counts", "tricks_done", "defender_points", "kitty_points", "_cls_cache")
+
+    @classmethod
+    def make(cls, *, seat, ctx, dealer, hand, trick, unseen, voids, known, hand_counts,
+             tricks_done, defender_points):
+        k = cls.__new__(cls)
+        k.seat, k.ctx, k.dealer, k.hand, k.trick = seat, ctx, dealer, hand, trick
+        k.unseen, k.voids, k.known, k.hand_counts = unseen, voids, known, hand_counts
+        k.tricks_done, k.defender_points = tricks_done, defender_points
+        k.kitty_points = 0  # estimated points in the bury (set by the policy)
+        k._cls_cache = {}
+        return k
+
+    @classmethod
+    def from_observation(cls, obs):
+        ctx = obs.ctx
+        played = Counter()
+        voids = [set(), set(), set(), set()]
+        by_seat = [Counter(), Counter(), Counter(), Counter()]
+        for _, plays, _, _ in obs.tricks:
+            trick_voids(plays, ctx, voids)
+            for s, cards in plays:
+                played.update(cards)
+                by_seat[s].update(cards)
+        if len(obs.trick) > 1:
+            trick_voids(obs.trick, ctx, voids)
+        for s, cards in obs.trick:
+            played.update(cards)
+            by_seat[s].update(cards)
+        unseen = FULL - Counter(obs.hand) - played
+        if obs.kitty and obs.phase == "play":
+            unseen -= Counter(obs.kitty)  # the dealer's own bury (RULES §4.1)
+        return cls.make(seat=obs.seat, ctx=ctx, dealer=obs.dealer, hand=list(obs.hand),
+                        trick=[(s, list(c)) for s, c in obs.trick], unseen=unseen,
+                        voids=voids, known=declared_held(obs, by_seat),
+                        hand_counts=list(obs.hand_counts), tricks_done=len(obs.tricks),
+                        defender_points=obs.defender_points)
+
+    # --- per suit-class facts about the unseen cards ---------------------------
+    def _cls(self, lc):
+        got = self._cls_cache.get(lc)
+        if got is None:
+            cls, pos = self.ctx.cls, self.ctx.pos
+            cards = [c for c, n in self.unseen.items() if n and cls[c] == lc]
+            top = max((pos[c] for c in cards), default=-1)
+            pp = {}
+            for c in cards:
+                if self.unseen[c] >= 2:
+                    pp[pos[c]] = pp.get(pos[c], 0) + 1
+            got = (sum(self.unseen[c] for c in cards), top, max(pp, default=-1),
+                   [r for r in runs(pp) if r[1] >= 2])
+            self._cls_cache[lc] = got
+        return got
+
+    def unseen_count(self, lc):
+        return self._cls(lc)[0]
+
+    def comp_is_master(self, comp, lc):
+        """True when no unseen cards could form a strictly higher component of the same
+        shape in suit-class `lc` (the test of RULES §5.3, against every unseen card)."""
+        _, top, pair_top, truns = self._cls(lc)
+        if comp.kind == "single":
+            return top <= comp.top
+        if comp.kind == "pair":
+            return pair_top <= comp.top
+        return not any(length >= comp.pairs and t > comp.top for t, length in truns)
+
+    def is_safe_lead(self, cards):
+        """A lead (single, pair, tractor or throw) no other seat can beat inside its own
+        suit-class, judged from public information and the own hand only."""
+        ctx = self.ctx
+        lc = ctx.cls[cards[0]]
+        others = [s for s in range(4) if s != self.seat]
+        if all(lc in self.voids[s] for s in others):
+            return True
+        return all(self.comp_is_master(c, lc) for c in split(cards, ctx))
+
+    def may_ruff(self, seat, lc):
+        """Could `seat` ruff a lead of non-trump suit `lc`? (shown void, or few left)."""
+        if lc == engine.TRUMP_CLASS or engine.TRUMP_CLASS in self.voids[seat]:
+            return False
+        if lc in self.voids[seat]:
+            return True
+        return self.unseen_count(lc) <= 2
+
+    def may_hold(self, seat, lc):
+        return lc not in self.voids[seat]
+
+
+def declared_held(obs, by_seat):
+    """Per seat, the declared cards (shown face up, RULES §3.3) not yet played."""
+    areas = [Counter(), Counter(), Counter(), Counter()]
+    shown = [Counter(), Counter(), Counter(), Counter()]
+    owner = None
+    for seat, cards, _, _, reinforce in obs.declarations:
+        if not reinforce and owner is not None:
+            areas[owner] = Counter()
+        areas[seat] = areas[seat] + Counter(cards) if reinforce else Counter(cards)
+        owner = seat
+        shown[seat] |= areas[seat]
+    return [shown[s] - by_seat[s] if s != obs.seat else Counter() for s in range(4)]
+
+
+def pairs_in(cards, ctx):
+    return pair_positions(cards, ctx)
