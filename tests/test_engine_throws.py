@@ -113,3 +113,8 @@ def test_throw_failure_message_reveals_nothing_hidden():
     failed = events[0]
     # who held the higher card is not part of the public event
     assert "SK" not in str(failed) and "seat" in failed and failed["seat"] == 1
+
+
+def test_forced_tie_between_equal_singles_is_the_later_in_display_order():  # [choice]
+    res = check_throw(["S7", "D7"], 0, hands(s0=[], s1=["H7"], s2=[], s3=[]), H7)
+    assert res["forced"] == ["D7"] and res["penalty"] == 20
