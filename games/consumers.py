@@ -149,7 +149,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             with translation.override(self.language):
                 context = rendering.table_context(view=engine.view(game, context_args["seat"]), **context_args)
                 regions = rendering.render_regions(context, ("hand", "status"))
-            await self.send(text_data=json.dumps({"type": "card", "version": version, "html": regions}))
+            await self.send(text_data=json.dumps(
+                {"type": "card", "version": version, "dealt": index + 1, "html": regions}
+            ))
 
     # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
 
