@@ -143,7 +143,6 @@ def test_password_change_requires_login(client, db):
 # Password reset by e-mail
 
 def test_password_reset_email_and_link(client, player, settings, mailoutbox):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     response = client.post(reverse("password_reset"), {"email": "mei@example.com"})
     assert response.status_code == 302 and response.url == reverse("password_reset_done")
     assert len(mailoutbox) == 1
@@ -165,7 +164,6 @@ def test_password_reset_email_and_link(client, player, settings, mailoutbox):
 
 
 def test_password_reset_unknown_email_sends_nothing(client, player, settings, mailoutbox):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
     assert response.status_code == 302  # the same answer: no account enumeration
     assert mailoutbox == []
