@@ -48,3 +48,70 @@ def play_hand(game, levels, rng, times=None, options=None):
             times.setdefault(level, []).append(time.perf_counter() - t0)
         engine.apply(game, action)
     return game.result
+
+
+# --- duplicate matches (botmatch) ----------------------------------------------------
+DEAL_LEVELS = engine.RANKS[:-1]  # 2..K: no hand starts at A (that would end the match)
+T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
+       10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00}
+
+
+def t95(df):
+    """Two-sided 95% Student t quantile (table, rounded down to the nearest df given)."""
+    if df >= 120:
+        return 1.96
+    return T95[max(d for d in T95 if d <= max(df, 1))]
+
+
+def mean_ci(values):
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t95(n - 1) * (var / n) ** 0.5
+    return mean, mean - half, mean + half
+
+
+def signed_levels(result, team_a):
+    change = result["level_change"]
+    return change["levels"] if change["team"] == team_a else -change["levels"]
+
+
+def run_duplicate(a, b, *, deals, seed, seconds=None, options=None, on_pair=None):
+    """Play up to `deals` deals twice (A on seats 0/2, then A on 1/3) with the same cards,
+    dealer seat and level; stop starting new deals after `seconds`. Returns a dict of
+    per-pair A level gains (the mean of its two hands), pair scores (1 win, ½ draw, 0
+    loss by the pair's summed levels), points and decision times by level."""
+    import random
+
+    rng = random.Random(seed)
+    times = {}
+    pair_levels, pair_scores, pair_points = [], [], []
+    start = time.perf_counter()
+    for i in range(deals):
+        if seconds is not None and time.perf_counter() - start > seconds:
+            break
+        deal_seed, dealer, level = f"{seed}:{i}", rng.randrange(4), rng.choice(DEAL_LEVELS)
+        gained = points = 0
+        for team_a in (0, 1):
+            seats = [a if s % 2 == team_a else b for s in range(4)]
+            game = fresh_hand(deal_seed, dealer=dealer, level=level)
+            play_rng = random.Random(f"{deal_seed}:{team_a}")
+            result = play_hand(game, seats, play_rng, times, options)
+            gained += signed_levels(result, team_a)
+            score = result["defenders_score"]
+            points += score if result["dealer_team"] != team_a else -score
+        pair_levels.append(gained / 2)
+        pair_scores.append(1.0 if gained > 0 else 0.5 if gained == 0 else 0.0)
+        pair_points.append(points / 2)
+        if on_pair:
+            on_pair(i + 1, pair_levels)
+    return {"a": a, "b": b, "pairs": len(pair_levels), "levels": pair_levels,
+            "scores": pair_scores, "points": pair_points, "times": times,
+            "seconds": time.perf_counter() - start}
+
+
+def percentile(values, q):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")
