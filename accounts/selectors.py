@@ -1,8 +1,9 @@
 """Reads for accounts. Writes live in services.py."""
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F
 
-from accounts.models import Profile
+from accounts.models import Ban, Kick, Mute, Profile
 
 
 def profile_language(*, user: AbstractBaseUser) -> str:
@@ -13,3 +14,39 @@ def profile_language(*, user: AbstractBaseUser) -> str:
 def user_public_get(*, username: str) -> AbstractBaseUser | None:
     """The active user shown at /accounts/u/<username>/, or None."""
     return get_user_model().objects.filter(username=username, is_active=True).first()
+
+
+# --- moderation (docs/moderation.md) ------------------------------------------------------
+
+MODERATE_PERMISSION = "accounts.moderate"
+
+
+def user_can_moderate(user) -> bool:
+    """Staff with the moderation permission (superusers have every permission)."""
+    return bool(
+        user is not None and user.is_authenticated and user.is_active and user.is_staff
+        and user.has_perm(MODERATE_PERMISSION)
+    )
+
+
+def ban_active(*, user):
+    """The user's current site ban (the one that ends last), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Ban.objects.active().filter(user_id=user.pk).order_by(F("expires_at").desc(nulls_first=True)).first()
+
+
+def is_banned(user) -> bool:
+    return bool(user is not None and user.is_authenticated and Ban.objects.active().filter(user_id=user.pk).exists())
+
+
+def is_muted(user) -> bool:
+    return bool(user is not None and user.is_authenticated and Mute.objects.active().filter(user_id=user.pk).exists())
+
+
+def is_kicked(*, user, table_id: int) -> bool:
+    """Was this user removed from this table by a moderator (and not let back)?"""
+    return bool(
+        user is not None and user.is_authenticated
+        and Kick.objects.active().filter(user_id=user.pk, table_id=table_id).exists()
+    )
