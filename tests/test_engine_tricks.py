@@ -77,3 +77,68 @@ def test_partial_trick_winner():
 
 def test_points():
     assert trick_points([[0, ["S5", "SK"]], [1, ["D10", "C3"]]]) == 25
+
+
+# --- brute-force oracle for the value of a play (RULES §5.5) -------------------------
+from collections import Counter  # noqa: E402
+from itertools import combinations  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from games.engine import requirements, split  # noqa: E402
+from games.engine.tricks import play_value  # noqa: E402
+
+TRUMPS = ["H3", "H4", "H5", "H6", "H8", "HA", "S2", "H2", "S7", "D7", "H7", "SJK", "BJK"]
+
+
+def oracle_value(cards, ctx, reqs, pairs_led):
+    """Best 'largest component of the lead's largest kind' over readings that match."""
+    pair_codes = sorted(c for c, n in Counter(cards).items() if n >= 2)
+    if len(pair_codes) < pairs_led:
+        return None
+    if not reqs:
+        if pairs_led:
+            return max(ctx.pos[c] for c in pair_codes)
+        return max(ctx.pos[c] for c in cards)
+
+    def tractors(free, n):
+        for combo in combinations(sorted(free), n):
+            ps = sorted(ctx.pos[c] for c in combo)
+            if all(b - a == 1 for a, b in zip(ps, ps[1:])):
+                yield combo, ps[-1]
+
+    def readings(i, free):
+        if i == len(reqs):
+            yield []
+            return
+        for combo, top in tractors(free, reqs[i]):
+            for rest in readings(i + 1, free - set(combo)):
+                yield [(reqs[i], top)] + rest
+
+    tops = [max(t for n, t in r if n == reqs[0]) for r in readings(0, frozenset(pair_codes))]
+    return max(tops) if tops else None
+
+
+@st.composite
+def ruff_case(draw):
+    lead = draw(st.sampled_from([
+        ["S5", "S4", "S4"], ["S9", "S9", "S8", "S8"], ["SA", "S9", "S9", "S8", "S8"],
+        ["S9", "S9", "S8", "S8", "S4", "S4", "S3", "S3"], ["SA", "SK", "SQ"],
+        ["S6", "S6", "S5", "S5", "S4", "S4"], ["SQ", "SQ", "S3", "S3"]]))
+    copies = Counter({c: 2 for c in TRUMPS})
+    ruff = []
+    while len(ruff) < len(lead):
+        c = draw(st.sampled_from(sorted(c for c in copies if copies[c])))
+        k = min(copies[c], len(lead) - len(ruff), draw(st.sampled_from([1, 2, 2])))
+        copies[c] -= k
+        ruff += [c] * k
+    return lead, ruff
+
+
+@settings(max_examples=300, deadline=None)
+@given(ruff_case())
+def test_ruff_value_agrees_with_brute_force(case):
+    lead, ruff = case
+    reqs, pairs_led = requirements(split(lead, H7))
+    assert play_value(ruff, H7, reqs, pairs_led) == oracle_value(ruff, H7, reqs, pairs_led), (
+        lead, ruff)
