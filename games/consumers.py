@@ -47,6 +47,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.push_state()
         runner.attach(self.table_id)
+        if self.autoplayed:
+            await self._act({"type": "resume"}, None)
 
     async def disconnect(self, code):
         if self.deal_task:
@@ -83,6 +85,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.send_error("bad_version", _("An action must carry the version it was made against."))
         action = {key: message[key] for key in ("cards", "seat", "level") if key in message}
         action["type"] = kind
+        await self._act(action, version)
+
+    async def _act(self, action, version):
         try:
             await database_sync_to_async(services.table_act)(
                 table_id=self.table_id, action=action, expected_version=version, user=self.user,
@@ -160,6 +165,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None or not selectors.table_access(table=table, user=self.user, invite_code=invite):
             return None
+        self.autoplayed = table.seats.filter(user=self.user, autoplay=True).exists()
         return language_for_scope(self.scope, self.user)
 
     def _load(self):

@@ -203,6 +203,16 @@ def _bot_move(table, seats, action, user, source, now):
     return _run_engine(table, seats, [chosen], now)
 
 
+def _resume(table, seats, action, user, source, now):
+    """A player whose seat was being auto-played is back (RULES-independent site policy)."""
+    seat = _seat_of(seats, user)
+    if seat is None or not seat.autoplay:
+        raise ActionRejected("not_autoplayed", gettext_noop("Your seat is not being played for you."))
+    seat.autoplay = False
+    seat.save(update_fields=["autoplay"])
+    return [Applied({"type": "resume", "seat": seat.position}, [{"type": "resumed", "seat": seat.position}])]
+
+
 def _start_match(table, seats, action, user, source, now):
     if table.status == Table.Status.CLOSED:
         raise ActionRejected("table_closed", gettext_noop("This table has been closed."))
@@ -229,6 +239,7 @@ _HANDLERS = {
     "bot_move": _bot_move,
     "time_out": _bot_move,
     "start_match": _start_match,
+    "resume": _resume,
     "sit": seating.sit,
     "stand": seating.stand,
     "add_bot": seating.add_bot,
