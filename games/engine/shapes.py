@@ -139,35 +139,43 @@ def fit_tractors(counts, reqs, rng=None):
         return (), []
     if not counts:
         return (False,) * len(reqs), []
-    counts = dict(counts)
-    full = (True,) * len(reqs)
-    best = [None, None]
+    positions = sorted(counts)
+    index = {p: i for i, p in enumerate(positions)}
+    memo = {}
 
-    def search(i, acc, placed):
-        if best[0] is not None and best[0][:i] > acc:
-            return False  # this prefix can no longer beat the best found
+    # The objective is lexicographic in requirement order, so the best suffix from
+    # (i, remaining pairs) does not depend on earlier choices: memoise on that state.
+    def best(i, state):
         if i == len(reqs):
-            if best[0] is None or acc > best[0]:
-                best[0], best[1] = acc, list(placed)
-            return best[0] == full
+            return (), ()
+        key = (i, state)
+        if key in memo:
+            return memo[key]
         n = reqs[i]
-        starts = [top for top in counts
-                  if all(counts.get(p, 0) > 0 for p in range(top, top - n, -1))]
+        starts = [top for top in positions
+                  if all(top - k in index and state[index[top - k]] for k in range(n))]
         if rng is not None:
             rng.shuffle(starts)
         else:
-            starts.sort(reverse=True)
+            starts.reverse()  # highest first: trick_winner relies on it
+        result = None
         for top in starts:
-            for p in range(top, top - n, -1):
-                counts[p] -= 1
-            placed.append((top, n))
-            done = search(i + 1, acc + (True,), placed)
-            placed.pop()
-            for p in range(top, top - n, -1):
-                counts[p] += 1
-            if done:
-                return True
-        return search(i + 1, acc + (False,), placed)
+            nxt = list(state)
+            for k in range(n):
+                nxt[index[top - k]] -= 1
+            sat, placed = best(i + 1, tuple(nxt))
+            cand = ((True,) + sat, ((top, n),) + placed)
+            if result is None or cand[0] > result[0]:
+                result = cand
+                if all(cand[0]):
+                    break
+        if result is None or not all(result[0]):
+            sat, placed = best(i + 1, state)
+            cand = ((False,) + sat, placed)
+            if result is None or cand[0] > result[0]:
+                result = cand
+        memo[key] = result
+        return result
 
-    search(0, (), [])
-    return best[0], best[1]
+    sat, placed = best(0, tuple(counts[p] for p in positions))
+    return sat, list(placed)
