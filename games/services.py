@@ -16,11 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import clock, engine, records, seating
+from games import clock, engine, moderation, records, seating
 from games.lobby import notify_lobby
 from games.models import Table, TableEvent
 
-LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand"}
+LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand", "close_table", "kick"}
 ENGINE_ACTIONS = {"start_hand", "deal", "declare", "fix_trump", "bury", "play"}
 PLAYER_LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand"}
 ENGINE_ACTIONS = {"declare", "bury", "play"}
@@ -51,6 +51,8 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
     """Apply one action to a table through the single write path."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status == Table.Status.CLOSED:  # closed by a moderator: nothing acts on it again
+            raise ActionRejected("table_closed", gettext_noop("This table has been closed."))
         if expected_version is not None and expected_version != table.version:
             raise ActionRejected(
                 "stale_version",
@@ -69,7 +71,7 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
             table.version += 1
             event = TableEvent.objects.create(
                 table=table, seq=table.version, source=source, action=step.action, events=step.events,
-                actor=user if source == "player" else None, hand=records.current_hand(table),
+                actor=user if source in ("player", "moderator") else None, hand=records.current_hand(table),
             )
             records.record_events(table, event, step.events, step.facts, now)
         table.save()
@@ -244,4 +246,6 @@ _HANDLERS = {
     "stand": seating.stand,
     "add_bot": seating.add_bot,
     "remove_bot": seating.remove_bot,
+    "close_table": moderation.close_table,  # source "moderator" only (games/moderation.py)
+    "kick": moderation.kick,
 }
