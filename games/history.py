@@ -1,0 +1,143 @@
+"""Reads for match history and replays (STYLE: selectors); see docs/history.md.
+
+Hidden information (the deck, seed, kitty, bury, anyone's hand) of a hand appears
+only once that hand is finished (`Hand.finished_at`): the match page shows a running
+hand's public facts only, and a running hand has no replay.
+"""
+from django.db.models import OuterRef, Prefetch, Subquery
+from django.utils.translation import gettext as _
+
+from games import replay
+from games.models import Hand, Match, MatchPlayer, Seat, TableEvent
+
+START_LEVELS = {"0": "2", "1": "2"}
+
+
+# --- who may look -------------------------------------------------------------------
+
+def match_access(*, match: Match, user) -> bool:
+    """Public tables: any logged-in user. Private tables: the match's players and staff."""
+    if not user.is_authenticated:
+        return False
+    if not match.table.is_private or user.is_staff:
+        return True
+    return match.seating.filter(user=user).exists()
+
+
+# --- lists --------------------------------------------------------------------------
+
+def user_matches(*, user):
+    """Every match `user` sat in (MatchPlayer rows), newest first, ready for `match_rows`."""
+    last_levels = (
+        Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False)
+        .order_by("-number").values("levels_after")[:1]
+    )
+    return (
+        Match.objects.filter(seating__user=user)
+        .select_related("table")
+        .prefetch_related(Prefetch("seating", queryset=MatchPlayer.objects.select_related("user")))
+        .annotate(last_levels=Subquery(last_levels))
+        .order_by("-started_at", "-pk")
+    )
+
+
+def player_name(player: MatchPlayer) -> str:
+    if player.user_id:
+        return player.user.username
+    if player.bot:
+        label = Seat.Bot(player.bot).label if player.bot in Seat.Bot.values else player.bot
+        return _("Bot (%(level)s)") % {"level": label}
+    return _("(left)")
+
+
+def match_levels(match: Match) -> dict:
+    """The teams' levels now: final, else after the last finished hand, else the start."""
+    return match.final_levels or getattr(match, "last_levels", None) or _last_levels(match) or dict(START_LEVELS)
+
+
+def _last_levels(match):
+    hand = match.hands.filter(finished_at__isnull=False).order_by("-number").first()
+    return hand.levels_after if hand else None
+
+
+def match_result(match: Match, team: int | None) -> str:
+    if match.aborted:
+        return "aborted"
+    if match.finished_at is None or match.winner_team is None:
+        return "playing"
+    if team is None:
+        return "over"
+    return "won" if match.winner_team == team else "lost"
+
+
+def match_rows(matches, *, user) -> list[dict]:
+    """What the "my matches" list shows of each match, from `user`'s side of the table."""
+    rows = []
+    for match in matches:
+        seating = sorted(match.seating.all(), key=lambda p: p.position)
+        me = next((p for p in seating if p.user_id == user.pk), None)
+        team = me.team if me else 0
+        levels = match_levels(match)
+        rows.append({
+            "match": match,
+            "position": me.position if me else None,
+            "partner": next((player_name(p) for p in seating if me and p.position == (me.position + 2) % 4), ""),
+            "opponents": [player_name(p) for p in seating if p.team != team],
+            "result": match_result(match, team if me else None),
+            "our_level": levels[str(team)],
+            "their_level": levels[str(1 - team)],
+        })
+    return rows
+
+
+def match_players(match: Match) -> list[dict]:
+    seating = sorted(match.seating.select_related("user"), key=lambda p: p.position)
+    return [{"position": p.position, "team": p.team, "name": player_name(p), "user_id": p.user_id}
+            for p in seating]
+
+
+def match_hands(match: Match, names: list[str]) -> list[dict]:
+    """The match page's rows. A running hand shows only what everyone at the table sees."""
+    rows = []
+    for hand in match.hands.order_by("number"):
+        row = {
+            "hand": hand, "number": hand.number, "finished": hand.is_finished, "level": hand.level,
+            "dealer": names[hand.dealer] if hand.dealer is not None else "",
+            "trump": hand.trump,  # public as soon as it is fixed (RULES §9)
+        }
+        if hand.is_finished:
+            row.update({
+                "dealer_team": hand.dealer % 2, "trick_points": hand.trick_points,
+                "kitty_bonus": hand.kitty_bonus, "kitty_points": hand.kitty_points,
+                "kitty_multiplier": hand.kitty_multiplier, "penalties": hand.penalties,
+                "defenders_score": hand.defenders_score, "levels_before": hand.levels_before,
+                "levels_after": hand.levels_after, "level_change": hand.level_change,
+            })
+        rows.append(row)
+    return rows
+
+
+# --- replays ------------------------------------------------------------------------
+
+def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
+    """The engine actions of `hand`'s match from its `start_match` up to the hand's end,
+    split at the hand's `start_hand`: (before the hand, the hand's own)."""
+    if not hand.is_finished:
+        raise ValueError("a running hand has no replay")
+    log = TableEvent.objects.filter(table_id=hand.match.table_id, seq__lte=hand.last_seq)
+    start = (
+        log.filter(seq__lt=hand.first_seq, action__type="start_match")
+        .order_by("-seq").values_list("seq", flat=True).first()
+    )
+    if start is None:
+        raise replay.ReplayError(f"no start_match before seq {hand.first_seq}")
+    rows = log.filter(seq__gt=start).order_by("seq").values_list("seq", "action")
+    before, own = [], []
+    for seq, action in rows:
+        (own if seq >= hand.first_seq else before).append(action)
+    return replay.engine_actions(before), replay.engine_actions(own)
+
+
+def hand_frames(hand: Hand) -> list[replay.Frame]:
+    before, own = hand_actions(hand)
+    return replay.hand_frames(before, own)

@@ -1,0 +1,68 @@
+"""Thin views of match history: my matches, one match, and a finished hand's replay."""
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from games import history
+from games.history_rendering import frame_context, trump_label
+from games.models import Hand, Match
+
+MATCHES_PER_PAGE = 20
+
+
+@login_required
+def my_matches(request):
+    page = Paginator(history.user_matches(user=request.user), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "games/my_matches.html", {
+        "page": page, "rows": history.match_rows(page.object_list, user=request.user),
+    })
+
+
+def _match_for(request, match_id) -> Match:
+    match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
+    if not history.match_access(match=match, user=request.user):
+        raise Http404(_("No such match."))  # a private table's matches do not reveal that they exist
+    return match
+
+
+@login_required
+def match_detail(request, match_id: int):
+    match = _match_for(request, match_id)
+    players = history.match_players(match)
+    names = [p["name"] for p in players]
+    hands = history.match_hands(match, names)
+    for row in hands:
+        row["trump_label"] = trump_label(row["trump"])
+    me = next((p for p in players if p["user_id"] == request.user.pk), None)
+    return render(request, "games/match_detail.html", {
+        "match": match, "players": players, "hands": hands, "levels": history.match_levels(match),
+        "result": history.match_result(match, me["team"] if me else None),
+    })
+
+
+@login_required
+def hand_replay(request, hand_id: int):
+    hand = get_object_or_404(Hand.objects.select_related("match__table"), pk=hand_id)
+    match = _match_for(request, hand.match_id)
+    if not hand.is_finished:
+        # RULES §9: nothing hidden of a running hand leaves the server, not even its step count.
+        return render(request, "games/replay_unavailable.html", {"match": match, "hand": hand}, status=404)
+    frames = history.hand_frames(hand)
+    names = [p["name"] for p in history.match_players(match)]
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    step = max(0, min(step, len(frames) - 1))
+    context = {
+        "match": match, "hand": hand, "step": step, "last": len(frames) - 1, "total": len(frames),
+        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < len(frames) - 1 else None,
+        "tricks": [{"step": index, "n": frame.info["trick_no"], "winner": names[frame.seat],
+                    "points": frame.info["points"]} for index, frame in enumerate(frames) if frame.kind == "trick_won"],
+        "names": names, **frame_context(frames[step], names),
+    }
+    if request.GET.get("fragment"):
+        return render(request, "games/partials/replay_frame.html", context)
+    return render(request, "games/replay.html", context)
