@@ -1,10 +1,13 @@
 from django.urls import path
 
-from games import views
+from games import history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/new/", views.create_table, name="create_table"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("join/<str:code>/", views.invite, name="invite"),
+    path("matches/", history_views.my_matches, name="my_matches"),
+    path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
+    path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),
 ]
