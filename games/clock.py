@@ -32,12 +32,22 @@ class Step:
     source: str  # "clock" or "bot"
 
 
+def bot_declaration(game, seat) -> dict | None:
+    from games import bots
+
+    return bots.declaration(game=game, seat=seat.position, level=seat.bot or "basic")
+
+
 def due_step(table, game, seats, now: datetime) -> Step | None:
     """The next timed action for this table, or None when it waits for a person."""
     phase = game.phase
     if phase == "deal":
         return Step(card_due_at(table, DECK_DEALT - 1), {"type": "deal", "upto": DECK_DEALT}, "clock")
     if phase == "last_chance":
+        # Bots consider declaring once every card is dealt, before trump is fixed (RULES §3.4).
+        for seat in seats:
+            if (seat.bot or seat.autoplay) and bot_declaration(game, seat) is not None:
+                return Step(now, {"type": "bot_declare", "seat": seat.position}, "bot")
         return Step(table.deadline or now, {"type": "fix_trump"}, "clock")
     if phase == "scored":
         return Step(table.deadline or now, {"type": "start_hand"}, "clock")

@@ -201,7 +201,10 @@ def _bot_move(table, seats, action, user, source, now):
     if action["type"] == "time_out":
         seat.autoplay = True
         seat.save(update_fields=["autoplay"])
-    chosen = bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
+    if action["type"] == "bot_declare":
+        chosen = clock.bot_declaration(game, seat)
+    else:
+        chosen = bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
     return _run_engine(table, seats, [chosen], now)
 
 
@@ -240,6 +243,7 @@ _HANDLERS = {
     "start_hand": _clock_action,
     "bot_move": _bot_move,
     "time_out": _bot_move,
+    "bot_declare": _bot_move,
     "start_match": _start_match,
     "resume": _resume,
     "sit": seating.sit,

@@ -27,6 +27,8 @@ def choose_action(game, seat, rng):
 async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0, on_turn=None):
     """Play (through each seat's websocket) until `done(game)`; the clock deals and fixes trump."""
     rng = rng or random.Random(7)
+    if isinstance(clients_by_seat, list):
+        clients_by_seat = dict(enumerate(clients_by_seat))
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     last_sent = None
@@ -34,7 +36,8 @@ async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0,
         table, game = await load(table_id)
         if game is not None and done(game):
             return table, game
-        if game is not None and game.phase in ("bury", "play") and (table.version, game.turn) != last_sent:
+        if (game is not None and game.phase in ("bury", "play") and game.turn in clients_by_seat
+                and (table.version, game.turn) != last_sent):
             seat = game.turn
             message = choose_action(game, seat, rng)
             if on_turn:
