@@ -2,10 +2,12 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import language_choices
+from accounts.selectors import ban_active
 from accounts.throttle import client_ip, login_failure_record, login_throttle_clear, login_throttle_wait
 
 
@@ -53,11 +55,27 @@ class LoginThrottleMixin:
         return cleaned_data
 
 
-class ThrottledAuthenticationForm(LoginThrottleMixin, AuthenticationForm):
+class BanCheckMixin:
+    """For AuthenticationForm subclasses: a banned user's right password still does not log in."""
+
+    def confirm_login_allowed(self, user):
+        super().confirm_login_allowed(user)
+        ban = ban_active(user=user)
+        if ban is None:
+            return
+        if ban.expires_at is None:
+            message = _("This account has been banned. Reason: %(reason)s")
+        else:
+            message = _("This account has been banned until %(until)s. Reason: %(reason)s")
+        until = formats.date_format(timezone.localtime(ban.expires_at), "DATETIME_FORMAT") if ban.expires_at else ""
+        raise ValidationError(message, code="banned", params={"reason": ban.reason, "until": until})
+
+
+class ThrottledAuthenticationForm(LoginThrottleMixin, BanCheckMixin, AuthenticationForm):
     """The site's login form (accounts.views.LoginView)."""
 
 
-class ThrottledAdminAuthenticationForm(LoginThrottleMixin, AdminAuthenticationForm):
+class ThrottledAdminAuthenticationForm(LoginThrottleMixin, BanCheckMixin, AdminAuthenticationForm):
     """The admin's login form (set in accounts/admin.py), so /admin/login/ is no way around the limit."""
 
 

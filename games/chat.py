@@ -44,8 +44,10 @@ def chat_group(table_id: int) -> str:
 
 
 def chat_is_muted(user, *, table: Table | None = None) -> bool:
-    """Moderation hook: may this user not chat (here)? Nobody is muted until moderation lands."""
-    return False
+    """Moderation hook: may this user not chat (here)? A mute holds at every table."""
+    from accounts.selectors import is_muted
+
+    return is_muted(user)
 
 
 def _rate_limit() -> int:

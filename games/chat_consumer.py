@@ -17,8 +17,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from accounts.selectors import is_banned
 from games import chat, selectors
-from games.i18n import language_for_scope, translate_rejection
+from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.models import Table
 
 MAX_MESSAGE_BYTES = 2048
@@ -43,6 +44,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.language = await database_sync_to_async(language_for_scope)(self.scope, self.user)
         self.group = chat.chat_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)  # before the history
+        await self.channel_layer.group_add(f"user-{self.user.pk}", self.channel_name)  # bans close it
         await self.accept()
         html = await database_sync_to_async(self._history)()
         await self.send(text_data=json.dumps({"type": "history", "html": html}))
@@ -50,6 +52,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(f"user-{self.user.pk}", self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         if self._over_budget():
@@ -92,14 +95,18 @@ class ChatConsumer(AsyncWebsocketConsumer):
         """Moderation: the table closed, or this user was removed from its chat."""
         if event.get("user_id") not in (None, self.user.pk):
             return
-        await self.send(text_data=json.dumps({"type": "closed", "message": event.get("message", "")}))
+        await self.send(text_data=json.dumps({"type": "closed", "message": translate_notice(event, self.language)}))
         await self.close(code=4003)
+
+    user_removed = chat_closed  # a ban, sent to the group user-<id>
 
     # --- database and rendering (short sync calls) ----------------------------------
 
     def _table(self):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None or not selectors.table_access(table=table, user=self.user, invite_code=self.invite):
+            return None
+        if is_banned(self.user):
             return None
         return table
 

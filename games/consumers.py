@@ -14,8 +14,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_banned
 from games import clock, engine, rendering, runner, selectors, services
-from games.i18n import language_for_scope, translate_rejection
+from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.models import Table
 
 MAX_MESSAGE_BYTES = 4096
@@ -120,7 +121,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Moderation: the room was closed or this user removed; say why and hang up."""
         if event.get("user_id") not in (None, self.user.pk):
             return
-        await self.send(text_data=json.dumps({"type": "closed", "message": event["message"]}))
+        message = translate_notice(event, self.language)
+        await self.send(text_data=json.dumps({"type": "closed", "message": message}))
         await self.close(code=4003)
 
     user_removed = table_closed
@@ -164,6 +166,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The reader's language if they may enter this table, else None."""
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None or not selectors.table_access(table=table, user=self.user, invite_code=invite):
+            return None
+        if is_banned(self.user):
             return None
         self.autoplayed = table.seats.filter(user=self.user, autoplay=True).exists()
         return language_for_scope(self.scope, self.user)

@@ -21,6 +21,15 @@ def language_for_scope(scope, user) -> str:
     return settings.LANGUAGE_CODE
 
 
+def translate_notice(event: dict, language: str) -> str:
+    """A moderation notice from a group message (accounts.moderation.notice_on_commit),
+    in this reader's language; `message` is the fallback."""
+    if "template" not in event:
+        return event.get("message", "")
+    with translation.override(language):
+        return translation.gettext(event["template"]).format(**event.get("params", {}))
+
+
 def translate_rejection(rejected, language: str) -> str:
     """Engine and service templates are marked with gettext_noop; translate, then fill."""
     with translation.override(language):

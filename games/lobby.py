@@ -8,6 +8,7 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.selectors import is_banned
 from games.i18n import language_for_scope
 from games.rendering import seat_names
 
@@ -33,16 +34,28 @@ def notify_lobby() -> None:
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
-        self.language = await database_sync_to_async(language_for_scope)(self.scope, self.scope["user"])
+        user = self.scope["user"]
+        if await database_sync_to_async(is_banned)(user):
+            await self.close(code=4403)
+            return
+        self.language = await database_sync_to_async(language_for_scope)(self.scope, user)
+        self.user_group = f"user-{user.pk}" if user.is_authenticated else None  # a ban closes it
+        if self.user_group:
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.lobby_changed({})
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if getattr(self, "user_group", None):
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         pass  # the lobby socket only listens
+
+    async def user_removed(self, event):
+        await self.close(code=4003)
 
     async def lobby_changed(self, event):
         html = await database_sync_to_async(self._render)()

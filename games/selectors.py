@@ -2,6 +2,7 @@
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from accounts.selectors import is_kicked
 from games import clock, engine
 from games.models import Seat, Table
 
@@ -19,6 +20,8 @@ def visible_tables():
 def table_access(*, table: Table, user, invite_code: str | None = None) -> bool:
     """May this user open the table page / socket? Private tables need the link or a seat."""
     if table.status == Table.Status.CLOSED:
+        return False
+    if is_kicked(user=user, table_id=table.pk):  # removed by a moderator (games/moderation.py)
         return False
     if not table.is_private:
         return True
