@@ -110,6 +110,11 @@ def kitty_estimate(obs, k):
 
 
 def lead(k):
+    return max(lead_options(k), key=lambda o: o[0])[1]
+
+
+def lead_options(k):
+    """Scored candidate leads [(score, cards)], from one suit-class each."""
     ctx, me = k.ctx, k.seat
     hand = k.hand
     groups = by_class(hand, ctx)
@@ -152,14 +157,10 @@ def lead(k):
         if ruff_risk:
             score -= 12
         options.append((score, [low]))
-    if not options:
-        low = min(hand, key=lambda c: (POINTS[c] > 0, keep_value(c, ctx)))
-        return [low]
-    best = max(options, key=lambda o: o[0])
-    if best[0] < 5 and TRUMP in groups:
+    if TRUMP in groups:
         low = min(groups[TRUMP], key=lambda c: (POINTS[c] > 0, ctx.pos[c]))
-        return [low]
-    return list(best[1])
+        options.append((5, [low]))
+    return [(score, list(cards)) for score, cards in options]
 
 
 def _higher_unseen(k, lc, reqs, pairs, value):
@@ -172,64 +173,115 @@ def _higher_unseen(k, lc, reqs, pairs, value):
     return top > value
 
 
-def team_win_chance(k, plays):
-    """Rough chance that the current winner's team keeps the trick, and who that is."""
-    ctx = k.ctx
-    winner = engine.trick_winner(plays, ctx)
-    lead_seat, lead = plays[0]
-    lc = ctx.cls[lead[0]]
-    comps = split(lead, ctx)
-    reqs, pairs = requirements(comps)
-    throw = len(comps) > 1
-    wcards = next(c for s, c in plays if s == winner)
-    wc = ctx.cls[wcards[0]]
-    value = play_value(wcards, ctx, reqs, pairs)
-    later = [(lead_seat + i) % 4 for i in range(len(plays), 4)]
+class TrickInfo:
+    """The current trick's lead requirements and best play, computed once per decision
+    (the same comparison as engine.trick_winner, RULES §5.5)."""
+
+    __slots__ = ("ctx", "lead_seat", "n", "lc", "reqs", "pairs", "throw", "best_seat", "best",
+                 "points", "count")
+
+    def __init__(self, trick, ctx):
+        self.ctx = ctx
+        self.lead_seat, lead = trick[0]
+        self.n = len(lead)
+        self.lc = ctx.cls[lead[0]]
+        comps = split(lead, ctx) if self.n > 1 else None
+        self.reqs, self.pairs = requirements(comps) if comps else ([], 0)
+        self.throw = self.n > 1 and len(comps) > 1
+        self.best_seat, self.best = self.lead_seat, (0, play_value(lead, ctx, self.reqs, self.pairs))
+        for seat, cards in trick[1:]:
+            rv = self.rank_value(cards)
+            if rv is not None and rv > self.best:
+                self.best_seat, self.best = seat, rv
+        self.points = sum(POINTS[c] for _, cs in trick for c in cs)
+        self.count = len(trick)
+
+    def rank_value(self, cards):
+        """(0 following / 1 ruffing, value) of a play that can win, else None."""
+        ctx = self.ctx
+        cls = ctx.cls
+        pc = cls[cards[0]]
+        if self.n == 1:
+            if pc == self.lc:
+                return 0, ctx.pos[cards[0]]
+            return (1, ctx.pos[cards[0]]) if pc == TRUMP else None
+        if any(cls[c] != pc for c in cards):
+            return None
+        if pc == self.lc:
+            if self.throw:
+                return None
+            rank = 0
+        elif pc == TRUMP:
+            rank = 1
+        else:
+            return None
+        v = play_value(cards, ctx, self.reqs, self.pairs)
+        return None if v is None else (rank, v)
+
+    def after(self, seat, cards):
+        """(winner, (rank, value)) once `seat` plays `cards`."""
+        rv = self.rank_value(cards)
+        if rv is not None and rv > self.best:
+            return seat, rv
+        return self.best_seat, self.best
+
+
+def team_win_chance(k, info, winner, best, played):
+    """Rough chance that `winner`'s team keeps the trick after `played` plays."""
+    lc, reqs, pairs = info.lc, info.reqs, info.pairs
+    rank, value = best
+    wc = TRUMP if rank == 1 else lc
     risk = 0.0
-    for t in later:
+    for i in range(played, 4):
+        t = (info.lead_seat + i) % 4
         if t % 2 == winner % 2:
             continue
         if wc == lc and lc != TRUMP:
             if lc not in k.voids[t]:
-                if not throw and _higher_unseen(k, lc, reqs, pairs, value):
+                if not info.throw and _higher_unseen(k, lc, reqs, pairs, value):
                     risk = max(risk, 0.4)
-            if k.may_ruff(t, lc) and k.unseen_count(TRUMP) >= len(lead):
+            if k.may_ruff(t, lc) and k.unseen_count(TRUMP) >= info.n:
                 risk = max(risk, 0.6 if lc in k.voids[t] else 0.3)
         elif wc == TRUMP and lc != TRUMP:
             # a ruff stands unless t is void too and overruffs
             if k.may_ruff(t, lc) and _higher_unseen(k, TRUMP, reqs, pairs, value):
                 risk = max(risk, 0.5 if lc in k.voids[t] else 0.2)
         else:  # trump lead
-            if TRUMP not in k.voids[t] and not throw and _higher_unseen(k, TRUMP, reqs, pairs, value):
+            if TRUMP not in k.voids[t] and not info.throw and _higher_unseen(k, TRUMP, reqs, pairs, value):
                 risk = max(risk, 0.4)
-    return winner, 1.0 - risk
+    return 1.0 - risk
 
 
 def follow(k):
-    ctx, me = k.ctx, k.seat
-    trick = k.trick
-    lead = trick[0][1]
-    hand = k.hand
-    counts = Counter(hand)
-    options = follow_options(lead, hand, ctx)
+    options = follow_options(k.trick[0][1], k.hand, k.ctx)
     if len(options) == 1:
         return options[0]
-    base = sum(POINTS[c] for _, cs in trick for c in cs)
-    last_trick = len(hand) == len(lead)
-    best = None
+    return max(follow_scores(k, options), key=lambda o: o[0])[1]
+
+
+def follow_scores(k, options):
+    """[(score, play)] for candidate follows: chance our team takes the trick times its
+    points, a little for winning the lead, minus what the cards are worth keeping."""
+    ctx, me = k.ctx, k.seat
+    info = TrickInfo(k.trick, ctx)
+    lead = k.trick[0][1]
+    counts = Counter(k.hand)
+    base = info.points
+    if len(k.hand) == len(lead):
+        base += bonus_at_stake(k, lead)
+    played = info.count + 1
+    out = []
     for play in options:
-        plays = trick + [(me, play)]
         pts = base + sum(POINTS[c] for c in play)
-        if last_trick:
-            pts += bonus_at_stake(k, lead)
-        winner, chance = team_win_chance(k, plays)
-        p = chance if winner % 2 == me % 2 else 1.0 - chance
-        if winner % 2 != me % 2 and len(plays) == 4:
-            p = 0.0
+        winner, best = info.after(me, play)
+        if played == 4:
+            p = 1.0 if winner % 2 == me % 2 else 0.0
+        else:
+            chance = team_win_chance(k, info, winner, best, played)
+            p = chance if winner % 2 == me % 2 else 1.0 - chance
         score = (2 * p - 1) * pts + p * LEAD_VALUE - COST_WEIGHT * play_cost(play, counts, ctx)
-        if best is None or score > best[0]:
-            best = (score, play)
-    return best[1]
+        out.append((score, play))
+    return out
 
 
 def bonus_at_stake(k, lead):

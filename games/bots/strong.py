@@ -1,6 +1,245 @@
-"""The strong bot (placeholder: plays like basic until the Monte-Carlo search lands)."""
+"""The strong bot: determinization Monte-Carlo over the basic bot's best candidates.
+
+For a play decision it takes the basic bot's top candidates, samples "worlds" — the
+cards it cannot see dealt to the other hands (and the bury, unless it is the dealer)
+consistent with everything observed: hand sizes, voids shown, declared cards still
+held, cards played, its own hand and bury — and plays each candidate out to the end of
+the hand in every world with basic policies for all four seats (on the same worlds for
+every candidate, so differences are not luck). It picks the candidate with the best
+mean result, a smooth version of the level outcome (RULES §7.2), dropping candidates
+that fall clearly behind and stopping at the time budget. Declarations and the bury
+are the basic bot's.
+"""
+import time
+from collections import Counter
+
+from games import engine
+
 from . import basic
+from .cardsense import POINTS, TRUMP, follow_options
+from .knowledge import Knowledge, trick_voids
+
+BUDGET = 0.6         # seconds per decision (p95 well under 1 s)
+MAX_WORLDS = 400
+CANDIDATES = 5
+MIN_WORLDS = 6       # before dropping candidates
 
 
-def decide(obs, rng, **options):
-    return basic.decide(obs)
+def decide(obs, rng, budget=BUDGET, worlds=MAX_WORLDS, candidates=CANDIDATES):
+    if obs.phase != "play":
+        return basic.decide(obs)
+    k = Knowledge.from_observation(obs)
+    k.kitty_points = basic.kitty_estimate(obs, k)
+    cands = candidate_plays(k, candidates)
+    if len(cands) == 1:
+        return {"type": "play", "seat": obs.seat, "cards": cands[0]}
+    deadline = time.perf_counter() + budget
+    search = Search(obs, k, cands, rng)
+    search.run(deadline, worlds)
+    return {"type": "play", "seat": obs.seat, "cards": search.best()}
+
+
+def candidate_plays(k, n):
+    """The basic bot's n best plays, its own choice first."""
+    if not k.trick:
+        scored = basic.lead_options(k)
+    else:
+        options = follow_options(k.trick[0][1], k.hand, k.ctx)
+        if len(options) == 1:
+            return options
+        scored = basic.follow_scores(k, options)
+    scored.sort(key=lambda o: -o[0])
+    out, seen = [], set()
+    for _, cards in scored:
+        key = tuple(sorted(cards))
+        if key not in seen:
+            seen.add(key)
+            out.append(cards)
+    return out[:n]
+
+
+# --- sampling worlds --------------------------------------------------------------------
+def sample_world(obs, k, rng):
+    """Hands for the other seats (and the bury if unseen) consistent with what `obs`
+    shows; None if the random fill got stuck (the caller retries, then relaxes voids)."""
+    me = obs.seat
+    ctx = k.ctx
+    slots = [s for s in range(4) if s != me]
+    room = {s: obs.hand_counts[s] for s in slots}
+    hands = {s: [] for s in slots}
+    pool = Counter(k.unseen)
+    for s in slots:  # declared cards not yet played are in their owner's hand (§3.3)
+        for c, n in k.known[s].items():
+            n = min(n, pool[c], room[s])
+            if n > 0:
+                hands[s] += [c] * n
+                pool[c] -= n
+                room[s] -= n
+    kitty_hidden = obs.dealer != me
+    if kitty_hidden:
+        room["kitty"], hands["kitty"] = 8, []
+    cards = list(pool.elements())
+    rng.shuffle(cards)
+    cls = ctx.cls
+    eligible = {}
+    for lc in {cls[c] for c in cards}:
+        eligible[lc] = [s for s in slots if lc not in k.voids[s]] + (["kitty"] if kitty_hidden else [])
+    cards.sort(key=lambda c: len(eligible[cls[c]]))
+    for c in cards:
+        opts = [s for s in eligible[cls[c]] if room[s] > 0]
+        if not opts:
+            return None
+        weights = [room[s] * (_bury_weight(c, ctx) if s == "kitty" else 1.0) for s in opts]
+        s = rng.choices(opts, weights)[0]
+        hands[s].append(c)
+        room[s] -= 1
+    return hands
+
+
+def _bury_weight(card, ctx):
+    """Prior on what a dealer buries: seldom trumps or points (basic habits)."""
+    if ctx.cls[card] == TRUMP:
+        return 0.15
+    return 0.4 if POINTS[card] else 1.0
+
+
+def relaxed_world(obs, k, rng):
+    voids = k.voids
+    k.voids = [set(), set(), set(), set()]
+    try:
+        return sample_world(obs, k, rng)
+    finally:
+        k.voids = voids
+
+
+# --- rollouts ---------------------------------------------------------------------------
+def level_utility(score):
+    """Defenders' smooth level outcome for a defenders' score (RULES §7.2)."""
+    s = max(score, 0)
+    if s == 0:
+        steps = -3
+    elif s < 80:
+        steps = -2 if s < 40 else -1
+    else:
+        steps = (s - 80) // 40
+    return steps + s / 80
+
+
+class Rollout:
+    """One world: an engine Game in the play phase, played out by basic policies."""
+
+    def __init__(self, obs, k, world):
+        self.obs = obs
+        me = obs.seat
+        hands = [None] * 4
+        hands[me] = list(obs.hand)
+        for s in range(4):
+            if s != me:
+                hands[s] = world[s]
+        buried = world["kitty"] if "kitty" in world else list(obs.kitty)
+        self.hands, self.buried = hands, buried
+        self.voids = [set(v) for v in k.voids]
+        self.kitty_est = k.kitty_points
+
+    def play(self, first):
+        obs = self.obs
+        g = engine.Game()
+        g.phase, g.hand_no, g.dealer, g.trump = "play", obs.hand_no, obs.dealer, obs.trump
+        g.levels = {"0": obs.levels[0], "1": obs.levels[1]}
+        g.dealt, g.flipped = 100, obs.flipped
+        g.hands = [list(h) for h in self.hands]
+        g.areas = [[], [], [], []]
+        g.declarations = []
+        g.kitty = g.buried = list(self.buried)
+        g.leader, g.turn = obs.leader, obs.seat
+        g.trick = [[s, list(c)] for s, c in obs.trick]
+        g.tricks = [None] * len(obs.tricks)
+        g.defender_points, g.penalties = obs.defender_points, obs.penalties
+        ctx = engine.context(g.level, g.trump)
+        voids = [set(v) for v in self.voids]
+        remaining = Counter()
+        for h in g.hands:
+            remaining.update(h)
+        buried = Counter(g.buried)
+        kitty_points = engine.points(g.buried)
+        cards = first
+        while True:
+            seat = g.turn
+            engine.apply(g, {"type": "play", "seat": seat, "cards": cards})
+            remaining.subtract(cards)
+            if g.phase != "play":
+                break
+            if not g.trick:
+                trick_voids(g.tricks[-1]["plays"], ctx, voids)
+            seat = g.turn
+            hand = g.hands[seat]
+            unseen = remaining - Counter(hand)
+            if seat != g.dealer:
+                unseen += buried
+            kn = Knowledge.make(seat=seat, ctx=ctx, dealer=g.dealer, hand=hand,
+                                trick=g.trick, unseen=unseen, voids=voids, known=None,
+                                hand_counts=[len(h) for h in g.hands],
+                                tricks_done=len(g.tricks), defender_points=g.defender_points)
+            kn.kitty_points = kitty_points if seat == g.dealer else self.kitty_est
+            cards = basic.lead(kn) if not g.trick else basic.follow(kn)
+        u = level_utility(g.result["defenders_score"])
+        return -u if obs.seat % 2 == obs.dealer % 2 else u
+
+
+class Search:
+    """Candidates evaluated on the same worlds; values[i][w] = result of i in world w."""
+
+    def __init__(self, obs, k, cands, rng):
+        self.obs, self.k, self.cands, self.rng = obs, k, cands, rng
+        self.active = list(range(len(cands)))
+        self.values = [[] for _ in cands]
+        self.worlds = 0
+
+    def world(self):
+        for _ in range(20):
+            w = sample_world(self.obs, self.k, self.rng)
+            if w is not None:
+                return w
+        return relaxed_world(self.obs, self.k, self.rng)
+
+    def run(self, deadline, max_worlds):
+        while self.worlds < max_worlds and len(self.active) > 1:
+            world = self.world()
+            if world is None:
+                break
+            r = Rollout(self.obs, self.k, world)
+            vals = {}
+            for i in self.active:
+                vals[i] = r.play(self.cands[i])
+                if time.perf_counter() > deadline and len(vals) < len(self.active):
+                    return  # an unfinished world is dropped: every mean uses the same worlds
+            for i, v in vals.items():
+                self.values[i].append(v)
+            self.worlds += 1
+            if time.perf_counter() > deadline:
+                return
+            if self.worlds >= MIN_WORLDS:
+                self.prune()
+
+    def mean(self, i):
+        v = self.values[i]
+        return sum(v) / len(v) if v else float("-inf")
+
+    def prune(self):
+        """Drop candidates whose paired difference to the leader is clearly negative."""
+        best = max(self.active, key=self.mean)
+        n = len(self.values[best])
+        keep = []
+        for i in self.active:
+            d = [a - b for a, b in zip(self.values[i][-n:], self.values[best])]
+            m = sum(d) / n
+            sd = (sum((x - m) ** 2 for x in d) / (n - 1)) ** 0.5
+            if i == best or m + 2.0 * sd / n ** 0.5 + 0.02 >= 0:
+                keep.append(i)
+        self.active = keep
+
+    def best(self):
+        if not self.worlds:
+            return self.cands[0]  # no time for a single world: the basic choice
+        # Ties go to the earlier (better by basic's own scoring) candidate.
+        return self.cands[max(self.active, key=lambda i: (self.mean(i), -i))]
