@@ -15,6 +15,7 @@ from accounts.forms import ProfileSettingsForm, RegisterForm, ThrottledAuthentic
 from accounts.language import language_cookie_delete, language_cookie_set, language_supported
 from accounts.selectors import profile_language, user_public_get
 from accounts.services import profile_ensure, profile_update, user_register
+from games.stats import profile_stats
 
 
 class LoginView(auth_views.LoginView):
@@ -63,9 +64,9 @@ def profile(request, username):
     context = {
         "profile_user": profile_user,
         "is_own_profile": request.user == profile_user,
-        # Game statistics plug in here (docs/accounts.md): the games app's
-        # selector fills this and renders it in the template's profile_stats block.
-        "stats": None,
+        # Game statistics (docs/accounts.md): the games app's selector, rendered in the
+        # template's profile_stats block by games/partials/profile_stats.html.
+        "stats": profile_stats(profile_user),
     }
     return render(request, "accounts/profile.html", context)
 
