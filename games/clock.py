@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from games import engine
+
 DECK_DEALT = 100  # RULES §1.3: 25 cards to each of 4 seats, 8 stay in the kitty
 
 
@@ -25,11 +27,25 @@ def card_due_at(table, index: int) -> datetime:
     return table.deal_started_at + timedelta(milliseconds=index * table.deal_pace_ms)
 
 
+# Bots look at their hand for a declaration every this many dealt cards (RULES §3.1).
+BOT_LOOK_EVERY = 20
+
+
 @dataclass(frozen=True)
 class Step:
     due: datetime
-    action: dict
+    action: dict | None  # None: nothing to submit, only look again at `due`
     source: str  # "clock" or "bot"
+
+
+def live(table, game, now: datetime):
+    """The game as of `now`: the stored snapshot plus the cards the clock has dealt since."""
+    if game.phase == "deal":
+        dealt = dealt_at(table, now)
+        if dealt > game.dealt:
+            game = game.copy()
+            engine.apply(game, {"type": "deal", "upto": dealt})
+    return game
 
 
 def bot_declaration(game, seat) -> dict | None:
@@ -38,17 +54,31 @@ def bot_declaration(game, seat) -> dict | None:
     return bots.declaration(game=game, seat=seat.position, level=seat.bot or "basic")
 
 
+def _bot_wanting_to_declare(game, seats, now) -> Step | None:
+    for seat in seats:
+        if (seat.bot or seat.autoplay) and bot_declaration(game, seat) is not None:
+            return Step(now, {"type": "bot_declare", "seat": seat.position}, "bot")
+    return None
+
+
 def due_step(table, game, seats, now: datetime) -> Step | None:
     """The next timed action for this table, or None when it waits for a person."""
     phase = game.phase
     if phase == "deal":
+        current = live(table, game, now)
+        if current.phase == "deal":
+            wanting = _bot_wanting_to_declare(current, seats, now)
+            if wanting:
+                return wanting
+            look_again = (current.dealt // BOT_LOOK_EVERY + 1) * BOT_LOOK_EVERY
+            if any(seat.bot or seat.autoplay for seat in seats) and look_again < DECK_DEALT:
+                return Step(card_due_at(table, look_again - 1), None, "clock")
         return Step(card_due_at(table, DECK_DEALT - 1), {"type": "deal", "upto": DECK_DEALT}, "clock")
     if phase == "last_chance":
-        # Bots consider declaring once every card is dealt, before trump is fixed (RULES §3.4).
-        for seat in seats:
-            if (seat.bot or seat.autoplay) and bot_declaration(game, seat) is not None:
-                return Step(now, {"type": "bot_declare", "seat": seat.position}, "bot")
-        return Step(table.deadline or now, {"type": "fix_trump"}, "clock")
+        # Bots have a last look before trump is fixed (RULES §3.4).
+        return _bot_wanting_to_declare(game, seats, now) or Step(
+            table.deadline or now, {"type": "fix_trump"}, "clock"
+        )
     if phase == "scored":
         return Step(table.deadline or now, {"type": "start_hand"}, "clock")
     if phase in ("bury", "play") and game.turn is not None:

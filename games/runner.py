@@ -76,6 +76,8 @@ async def _run(table_id: int) -> None:
             if delay > 0:
                 await _sleep_or_poke(table_id, delay)
                 continue  # re-read: the table may have moved on meanwhile
+            if step.action is None:
+                continue  # a time to look again (e.g. bots checking their cards mid-deal)
             await database_sync_to_async(services.table_act)(
                 table_id=table_id, action=step.action, expected_version=version, source=step.source,
             )

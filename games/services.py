@@ -179,7 +179,7 @@ def _clock_action(table, seats, action, user, source, now):
     _require_playing(table)
     game = engine.Game.from_json(table.state)
     step = clock.due_step(table, game, seats, now)
-    if step is None or step.action["type"] != action["type"] or step.due > now:
+    if step is None or step.action is None or step.action["type"] != action["type"] or step.due > now:
         raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
     if action["type"] == "start_hand":
         action = {"type": "start_hand", "seed": secrets.token_hex(16)}
@@ -202,9 +202,10 @@ def _bot_move(table, seats, action, user, source, now):
         seat.autoplay = True
         seat.save(update_fields=["autoplay"])
     if action["type"] == "bot_declare":
-        chosen = clock.bot_declaration(game, seat)
-    else:
-        chosen = bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
+        # The bot saw the cards dealt by now; persist those first (docs/table-runtime.md).
+        chosen = clock.bot_declaration(clock.live(table, game, now), seat)
+        return _run_engine(table, seats, _catch_up_deal(table, game.phase, game.dealt, now) + [chosen], now)
+    chosen = bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
     return _run_engine(table, seats, [chosen], now)
 
 
