@@ -47,12 +47,7 @@ def live_game(table, now=None):
     """
     if table.state is None:
         return None
-    game = engine.Game.from_json(table.state)
-    if game.phase == "deal":
-        dealt = clock.dealt_at(table, now or timezone.now())
-        if dealt > game.dealt:
-            engine.apply(game, {"type": "deal", "upto": dealt})
-    return game
+    return clock.live(table, engine.Game.from_json(table.state), now or timezone.now())
 
 
 def seat_view(table, seat: int | None, now=None) -> dict | None:
