@@ -206,6 +206,49 @@ def test_a_stored_deal_expands_into_one_step_per_card():
     assert [f.view["dealt"] for f in frames] == list(range(10))
 
 
+def _declaring_log(seed):
+    """A hand's log in which every chance to declare or override is taken at once."""
+    game, log = engine.Game.new(), [{"type": "start_hand", "seed": seed}]
+    engine.apply(game, log[0])
+    for upto in range(1, 101):
+        engine.apply(game, {"type": "deal", "upto": upto})
+        log.append({"type": "deal", "upto": upto})
+        for seat in range(4):
+            options = [cards for cards in engine.legal_declarations(game, seat)
+                       if not game.standing or game.standing["seat"] != seat]
+            if options:
+                action = {"type": "declare", "seat": seat, "cards": options[-1]}
+                engine.apply(game, action)
+                log.append(action)
+                break
+    return log + [{"type": "fix_trump"}]
+
+
+def test_declarations_and_overrides_are_steps_of_their_own():
+    seed = next(s for s in range(200) if sum(a["type"] == "declare" for a in _declaring_log(s)) >= 2)
+    frames = replay.hand_frames([], _declaring_log(seed))
+    declared = [f for f in frames if f.kind == "declared"]
+    assert len(declared) >= 2 and declared[0].info["overridden"] is None
+    override = next(f for f in declared[1:] if f.info["overridden"] is not None)
+    loser = override.info["overridden"]
+    assert override.view["declaration_areas"][str(loser)] == []  # §3.3: back into the owner's hand
+    assert override.view["declaration_areas"][str(override.seat)][-len(override.cards):] == override.cards
+    assert "flipped" not in [f.kind for f in frames]
+    assert frames[-1].kind == "trump_fixed" and frames[-1].info["trump"] == declared[-1].info["trump"]
+
+
+def test_with_no_declaration_the_kitty_card_is_turned_up_before_the_dealer_takes_the_kitty():
+    frames = replay.hand_frames([], [{"type": "start_hand", "seed": "quiet"}, {"type": "deal", "upto": 100},
+                                     {"type": "fix_trump"}])
+    flipped, fixed = frames[-2:]
+    kitty = frames[0].view["kitty_original"]
+    assert (flipped.kind, fixed.kind) == ("flipped", "trump_fixed")
+    assert flipped.cards == [kitty[3]] and flipped.view["flipped"] == kitty[3]
+    assert flipped.view["trump"] is None and flipped.view["hand_counts"] == [25, 25, 25, 25]
+    assert fixed.view["trump"] == fixed.info["trump"] and fixed.seat == 0  # §3.5: nobody declared
+    assert fixed.view["hand_counts"][0] == 33 and sorted(fixed.cards) == sorted(kitty)
+
+
 # --- the page ----------------------------------------------------------------------------
 
 def _page(user, hand, **params):
