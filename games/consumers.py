@@ -154,7 +154,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await asyncio.sleep(delay)
             engine.apply(game, {"type": "deal", "upto": index + 1})
             with translation.override(self.language):
-                context = rendering.table_context(view=engine.view(game, context_args["seat"]), **context_args)
+                view = engine.view(game, context_args["viewer_seat"])
+                context = rendering.table_context(view=view, **context_args)
                 regions = rendering.render_regions(context, ("hand", "status"))
             await self.send(text_data=json.dumps(
                 {"type": "card", "version": version, "dealt": index + 1, "html": regions}
