@@ -49,7 +49,10 @@ def channel_layer_from_url(url: str | None) -> dict:
         "CONFIG": {
             # redis-py 8 caps an async pool at 100 connections and fails at once when it
             # is exhausted; a reconnect storm of hundreds of sockets needs far more.
-            "hosts": [{"address": url, "max_connections": 2000}],
+            # redis-py 8 also defaults socket_timeout to 5 s, as long as channels-redis's
+            # blocking BZPOPMIN (5 s): an idle process then kills a consumer (close 1011)
+            # with "Timeout reading" (channels_redis#422). Keep it above that, but bounded.
+            "hosts": [{"address": url, "max_connections": 2000, "socket_timeout": 15}],
             "capacity": 300,
             "expiry": 30,
         },
