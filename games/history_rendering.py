@@ -78,6 +78,7 @@ def frame_context(frame, names: list[str]) -> dict:
         "cards": faces(frame.cards, ctx),
         "failed_throw": frame.info.get("failed_throw"),
         "trump": trump_label(view.get("trump")),
+        "standing_trump": trump_label((view.get("standing") or {}).get("trump")) if not view.get("trump") else "",
         "flipped": card_face(view["flipped"], ctx) if view.get("flipped") else None,
         "kitty": faces(view.get("kitty_original"), ctx),
         "buried": faces(view.get("buried"), ctx),

@@ -278,6 +278,9 @@ def test_replay_page_steps_through_frames_with_links(played):
     last = _page(viewer, hand, step=10_000)
     assert last.status_code == 200 and 'rel="next"' not in last.content.decode()
     assert str(hand.defenders_score) in last.content.decode()
+    declared = next(i for i, f in enumerate(frames) if f.kind == "declared")
+    page = _page(viewer, hand, step=declared).content.decode()
+    assert "declares trump" in page and "(declared, not fixed yet)" in page
     fragment = _page(viewer, hand, step=3, fragment=1).content.decode()
     assert "<html" not in fragment and 'id="replay-frame"' not in fragment and "data-step=\"3\"" in fragment
 
