@@ -262,3 +262,20 @@ def test_the_write_path_refuses_moderation_from_any_other_source(players):
         moderation.table_close(moderator=players[0], table_id=table.pk, reason="x")
     with pytest.raises(PermissionDenied):
         user_moderation.user_ban(moderator=players[0], user=players[1], reason="x")
+
+
+async def test_each_socket_is_told_in_its_readers_language():
+    """The notice travels as a template; each socket translates it (needs the compiled catalog)."""
+    from accounts.services import profile_set_language
+
+    table, players, spectator, moderator = await setup_table()
+    await sync_to_async(profile_set_language)(user=players[0], language="zh-hans")
+    chinese = await ws_client(table_path(table), players[0])
+    english = await ws_client(table_path(table), players[1])
+
+    await sync_to_async(moderation.table_close)(moderator=moderator, table_id=table.pk, reason="R-42")
+
+    told_zh, _ = await closed_with(chinese)
+    told_en, _ = await closed_with(english)
+    assert told_zh[-1]["message"] == "管理员关闭了这张牌桌：R-42"
+    assert told_en[-1]["message"] == "A moderator closed this table: R-42"
