@@ -4,6 +4,8 @@ The same partials serve the first page load and every websocket push (STYLE), so
 reload shows exactly what a push showed. Input is an engine view (RULES §9), which
 already holds only what this reader may see.
 """
+from collections import Counter
+
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -52,7 +54,9 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     names = seat_names(seats)
     ctx = None
     if view and view.get("level"):
-        ctx = engine.TrumpContext(view["level"], view.get("trump"))
+        # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
+        ctx = engine.TrumpContext(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
+    shown_trick, trick_done, winning = _table_trick(view, ctx)
     players = []
     for place, position in around.items():
         seat = seats[position]
@@ -65,10 +69,15 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
             player.update(
                 count=view["hand_counts"][position],
                 declared=faces(view["declaration_areas"].get(str(position)), ctx),
-                played=faces(_trick_cards(view["trick"], position), ctx),
+                played=faces(_trick_cards(shown_trick, position), ctx),
+                is_winning=winning == position,
                 is_dealer=view["dealer"] == position,
                 is_turn=view["turn"] == position,
             )
+            if view["phase"] == "deal":
+                # Public: the deal goes round from the dealer (seat 0 in a first hand), §1.3/§3.6,
+                # so the page can count every seat's cards as its own arrive.
+                player["deal_offset"] = (position - (view["dealer"] or 0)) % 4
         players.append(player)
     view = _named(view, names, ctx) if view else view
     return {
@@ -77,12 +86,15 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "dealer_name": _name(names, (view or {}).get("dealer")),
         "turn_name": _name(names, (view or {}).get("turn")),
         "table": table, "view": view, "viewer_seat": viewer_seat, "players": players,
-        "hand": faces(view["hand"], ctx) if view else [],
+        "hand": _hand_faces(view, ctx) if view else [],
+        "trick_done": trick_done,
+        "standing": _standing(view, names),
         "kitty": faces(view.get("kitty"), ctx) if view else [],
         "flipped": card_face(view["flipped"], ctx) if view and view.get("flipped") else None,
         "last_trick": _last_trick(view, ctx, names) if view else None,
         "names": names, "is_owner": user.is_authenticated and user.pk == table.owner_id,
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
+        "seated": sum(not s.is_free for s in seats),
         "declarations": [faces(cards, ctx) for cards in (view or {}).get("can_declare") or ()],
         "my_team": viewer_seat % 2 if viewer_seat is not None else None,
     }
@@ -93,6 +105,41 @@ PHASES = {
     "bury": _lazy("dealer buries"), "play": _lazy("playing"), "scored": _lazy("hand over"),
     "finished": _lazy("match over"),
 }
+
+
+def _table_trick(view, ctx):
+    """The trick on the table: the current one, or — until the next lead — the finished
+    one, so every player sees the fourth card land. Also who is (or was) winning it."""
+    if not view:
+        return [], False, None
+    trick = view["trick"]
+    if trick:
+        return trick, False, engine.trick_winner(trick, ctx)
+    last = view.get("last_trick")
+    if last and view["phase"] in ("play", "scored", "finished"):
+        return last["plays"], True, last["winner"]
+    return [], False, None
+
+
+def _hand_faces(view, ctx):
+    """The hand; during the bury the dealer's 8 picked-up kitty cards are marked (§4.1)."""
+    hand = faces(view["hand"], ctx)
+    if view["phase"] == "bury" and view.get("kitty"):
+        pending = Counter(view["kitty"])
+        for card in hand:
+            if pending[card["code"]]:
+                pending[card["code"]] -= 1
+                card["from_kitty"] = True
+    return hand
+
+
+def _standing(view, names):
+    """The standing declaration while trump is not fixed yet (everyone sees it, §3.3)."""
+    standing = (view or {}).get("standing")
+    if not standing or view.get("trump"):
+        return None
+    return {"name": names[standing["seat"]], "symbol": SUITS.get(standing["trump"], ""),
+            "no_trump": standing["trump"] == "NT", "red": standing["trump"] in ("H", "D")}
 
 
 def _name(names, seat):
@@ -107,9 +154,16 @@ def _named(view, names, ctx):
         view["last_failed_throw"] = dict(
             throw, name=names[throw["seat"]],
             attempted_faces=faces(throw["attempted"], ctx), forced_faces=faces(throw["forced"], ctx),
+            # Announced while its trick is on the table (RULES §5.3: shown to all).
+            current=throw.get("trick_no") == view["tricks_played"] + (1 if view["trick"] else 0),
         )
     if view.get("result"):
-        view["result"] = dict(view["result"], next_dealer_name=_name(names, view["result"].get("next_dealer")))
+        result = view["result"]
+        view["result"] = dict(
+            result, next_dealer_name=_name(names, result.get("next_dealer")),
+            dealer_name=_name(names, result.get("dealer")),
+            kitty_faces=faces(result.get("kitty"), ctx), buried_faces=faces(result.get("buried"), ctx),
+        )
     return view
 
 
