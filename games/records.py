@@ -37,6 +37,8 @@ def hand_facts(game, events) -> dict:
         facts["dealer"] = game.dealer
         facts["levels"] = dict(game.levels)
         facts["hand_no"] = game.hand_no
+    if any(e["type"] == "match_won" for e in events):
+        facts["levels_after"] = dict(game.levels)
     if any(e["type"] == "buried" for e in events):
         facts["kitty"] = list(game.kitty)
     return facts
@@ -70,7 +72,7 @@ def record_events(table, event_row, events, facts, now) -> None:
             match = current_match(table)
             match.winner_team = event["team"]
             match.finished_at = now
-            match.final_levels = event.get("levels")
+            match.final_levels = facts.get("levels_after")
             match.save(update_fields=["winner_team", "finished_at", "final_levels"])
 
 

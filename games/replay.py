@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from games import engine
 
-ENGINE_ACTIONS = frozenset({"start_hand", "deal", "declare", "fix_trump", "bury", "play"})
 
 
 @dataclass
@@ -138,4 +137,4 @@ def _play_frames(game, action) -> list[Frame]:
 def engine_actions(actions) -> list[dict]:
     """Only what the engine folds: seating, bots' `bot_move` wrappers etc. never reach the log
     as engine actions, and `start_match` is where `fold` starts."""
-    return [action for action in actions if action.get("type") in ENGINE_ACTIONS]
+    return [action for action in actions if action.get("type") in engine.ACTION_TYPES]

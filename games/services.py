@@ -21,9 +21,6 @@ from games.lobby import notify_lobby
 from games.models import Table, TableEvent
 
 LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand", "close_table", "kick"}
-ENGINE_ACTIONS = {"start_hand", "deal", "declare", "fix_trump", "bury", "play"}
-PLAYER_LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand"}
-ENGINE_ACTIONS = {"declare", "bury", "play"}
 
 
 class ActionRejected(Exception):

@@ -82,3 +82,36 @@ def own_cards(game_json_at_start, seat, dealer):
     if seat == dealer:
         mine |= set(deck[100:])
     return mine
+
+
+def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
+    """Synchronously play a table through the write path: people's turns as their users,
+    timed steps as the clock would submit them (waiting for them to fall due)."""
+    import time
+
+    from django.utils import timezone
+
+    from games import clock, services
+
+    rng = rng or random.Random(3)
+    for _ in range(limit):
+        table = Table.objects.get(pk=table_id)
+        game = engine.Game.from_json(table.state)
+        if done(game):
+            return table, game
+        seats = list(table.seats.order_by("position"))
+        if game.phase in ("bury", "play") and not (seats[game.turn].bot or seats[game.turn].autoplay):
+            message = choose_action(game, game.turn, rng)
+            action = {"type": message["action"], "cards": message["cards"]}
+            services.table_act(table_id=table_id, action=action, expected_version=table.version,
+                               user=users_by_seat[game.turn])
+            continue
+        step = clock.due_step(table, game, seats, timezone.now())
+        wait = (step.due - timezone.now()).total_seconds()
+        if wait > 0:
+            time.sleep(min(wait, 0.5))
+            continue
+        if step.action is not None:
+            services.table_act(table_id=table_id, action=step.action, expected_version=table.version,
+                               source=step.source)
+    raise AssertionError("the table did not reach the goal")

@@ -79,6 +79,6 @@ def fold_log(table_id):
         kind = row.action["type"]
         if kind == "start_match":
             game = engine.Game.new()
-        elif game is not None and kind in {"start_hand", "deal", "declare", "fix_trump", "bury", "play"}:
+        elif game is not None and kind in engine.ACTION_TYPES:
             engine.apply(game, row.action)
     return game.to_json()

@@ -2,7 +2,7 @@
 
 Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported here.
 """
-from .actions import apply, check_play
+from .actions import ACTION_TYPES, apply, check_play
 from .advice import classify, legal_declarations, legal_plays, sample_play
 from .cards import CODES, JOKERS, RANKS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
@@ -16,7 +16,7 @@ from .tricks import check_throw, trick_points, trick_winner
 from .views import view
 
 __all__ = [
-    "CODES", "Component", "Game", "JOKERS", "RANKS", "RuleError", "SUITS", "TRUMP_CLASS",
+    "ACTION_TYPES", "CODES", "Component", "Game", "JOKERS", "RANKS", "RuleError", "SUITS", "TRUMP_CLASS",
     "TrumpContext", "apply", "check_declaration", "check_play", "check_throw", "classify",
     "context", "declaration_of", "full_deck", "hand_outcome", "is_legal_follow",
     "kitty_bonus", "kitty_multiplier", "legal_declarations", "legal_plays", "level_change",

@@ -270,6 +270,7 @@ HANDLERS = {
     "bury": bury,
     "play": play,
 }
+ACTION_TYPES = frozenset(HANDLERS)  # what an event log may hand to apply()
 
 
 def apply(game, action):
