@@ -8,7 +8,7 @@ from collections import Counter
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
 from games import engine
 
@@ -101,9 +101,9 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
 
 
 PHASES = {
-    "ready": _lazy("waiting to deal"), "deal": _lazy("dealing"), "last_chance": _lazy("last chance to declare"),
-    "bury": _lazy("dealer buries"), "play": _lazy("playing"), "scored": _lazy("hand over"),
-    "finished": _lazy("match over"),
+    "ready": gettext_lazy("waiting to deal"), "deal": gettext_lazy("dealing"),
+    "last_chance": gettext_lazy("last chance to declare"), "bury": gettext_lazy("dealer buries"),
+    "play": gettext_lazy("playing"), "scored": gettext_lazy("hand over"), "finished": gettext_lazy("match over"),
 }
 
 
@@ -189,8 +189,8 @@ def render_regions(context: dict, regions=REGIONS) -> dict[str, str]:
 
 
 SHAPES = {
-    "single": _lazy("single"), "pair": _lazy("pair"), "tractor": _lazy("tractor"),
-    "throw": _lazy("throw"), "mixed": _lazy("mixed suits"), "empty": _lazy("nothing selected"),
+    "single": gettext_lazy("single"), "pair": gettext_lazy("pair"), "tractor": gettext_lazy("tractor"),
+    "throw": gettext_lazy("throw"), "mixed": gettext_lazy("mixed suits"), "empty": gettext_lazy("nothing selected"),
 }
 
 
