@@ -1,5 +1,5 @@
 // The table's websocket client. The server renders every region (the same partials as
-// the page); this file only swaps them in, keeps the card selection, and sends actions
+// the page); this file only patches them in, keeps the card selection, and sends actions
 // carrying the version they were made against (STYLE pitfall 8).
 (function () {
   "use strict";
@@ -8,7 +8,10 @@
   let version = Number(root.dataset.version || 0);
   let socket = null;
   let retry = 0;
+  let pending = 0;        // classify requests sent and not answered yet
+  let classifyTimer = null;
   const conn = document.getElementById("conn");
+  const baseTitle = document.title;
 
   function url() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -19,19 +22,113 @@
     return Array.from(root.querySelectorAll('.card-btn[aria-pressed="true"]')).map((b) => b.dataset.card);
   }
 
-  function swap(regions) {
+  function selectable() {
+    return Boolean(root.querySelector('.hand[data-selectable="1"]'));
+  }
+
+  // --- patching regions: only nodes that changed are replaced, so buttons under the
+  // pointer (declare during a fast deal) survive a re-render and cards do not flicker.
+  function sameAttributes(a, b) {
+    if (a.attributes.length !== b.attributes.length) return false;
+    for (const attr of a.attributes) {
+      if (b.getAttribute(attr.name) !== attr.value) return false;
+    }
+    return true;
+  }
+
+  function morph(live, fresh) {
+    if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) {
+      live.replaceWith(fresh);
+    } else if (live.nodeType !== Node.ELEMENT_NODE) {
+      if (live.nodeValue !== fresh.nodeValue) live.nodeValue = fresh.nodeValue;
+    } else if (!sameAttributes(live, fresh)) {
+      live.replaceWith(fresh);
+    } else {
+      morphChildren(live, fresh);
+    }
+  }
+
+  function morphChildren(live, fresh) {
+    const next = Array.from(fresh.childNodes);
+    const now = Array.from(live.childNodes);
+    if (next.length !== now.length) {
+      live.replaceChildren(...next);
+      return;
+    }
+    next.forEach((node, i) => morph(now[i], node));
+  }
+
+  function handCounts() {
+    const counts = {};
+    root.querySelectorAll("#hand .card-btn").forEach((b) => { counts[b.dataset.card] = (counts[b.dataset.card] || 0) + 1; });
+    return counts;
+  }
+
+  function swap(regions, { arriving = false } = {}) {
     const keep = selectedCards();
+    const before = arriving ? handCounts() : null;
+    const open = {};
+    root.querySelectorAll("details[data-keep]").forEach((d) => { open[d.dataset.keep] = d.open; });
     for (const [id, html] of Object.entries(regions)) {
       const el = document.getElementById(id);
-      if (el) el.innerHTML = html;
+      if (!el) continue;
+      const template = document.createElement("template");
+      template.innerHTML = html;
+      morphChildren(el, template.content);
     }
+    root.querySelectorAll("details[data-keep]").forEach((d) => {
+      if (d.dataset.keep in open) d.open = open[d.dataset.keep];
+    });
+    if (before) markArrivals(before);
     // Re-select what is still in hand (identical cards are interchangeable).
-    const buttons = Array.from(root.querySelectorAll(".card-btn"));
-    for (const code of keep) {
-      const b = buttons.find((x) => x.dataset.card === code && x.getAttribute("aria-pressed") !== "true");
-      if (b) b.setAttribute("aria-pressed", "true");
+    if (selectable()) {
+      const buttons = Array.from(root.querySelectorAll(".card-btn"));
+      for (const code of keep) {
+        const b = buttons.find((x) => x.dataset.card === code && x.getAttribute("aria-pressed") !== "true");
+        if (b) b.setAttribute("aria-pressed", "true");
+      }
+      if (selectedCards().length) selectionChanged();
     }
-    if (keep.length && root.querySelector('.hand[data-selectable="1"]')) classify();
+    updateCounter();
+    updateTitle();
+    updateDealtCounts();
+  }
+
+  // During the deal only this seat's own cards are pushed; the other seats' counts follow
+  // from the public dealt count (one card each in turn from the first receiver).
+  function updateDealtCounts() {
+    const meter = root.querySelector("#status .dealt[data-dealt]");
+    if (!meter) return;
+    const dealt = Number(meter.dataset.dealt);
+    root.querySelectorAll(".seat[data-deal-offset]").forEach((seat) => {
+      const offset = Number(seat.dataset.dealOffset);
+      const received = dealt > offset ? Math.floor((dealt - offset - 1) / 4) + 1 : 0;
+      const count = seat.querySelector(".count-n");
+      if (count) count.textContent = String(Math.max(0, received - Number(seat.dataset.declared || 0)));
+    });
+  }
+
+  function markArrivals(before) {
+    const seen = {};
+    root.querySelectorAll("#hand .card-btn").forEach((b) => {
+      const code = b.dataset.card;
+      seen[code] = (seen[code] || 0) + 1;
+      if (seen[code] > (before[code] || 0)) b.classList.add("arrived");
+    });
+  }
+
+  function updateCounter() {
+    const n = selectedCards().length;
+    root.querySelectorAll("[data-selected-count]").forEach((el) => { el.textContent = String(n); });
+  }
+
+  function updateTitle() {
+    const mine = root.querySelector(".hand-panel.my-turn");
+    document.title = mine ? "● " + root.dataset.yourTurn + " · " + baseTitle : baseTitle;
+  }
+
+  function actionButtons() {
+    return root.querySelectorAll('[data-action="play"], [data-action="bury"]');
   }
 
   function showError(message) {
@@ -44,12 +141,24 @@
 
   function send(payload) {
     payload.version = version;
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
-    else showError(conn.dataset.offline);
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(payload));
+      return true;
+    }
+    showError(conn.dataset.offline);
+    return false;
   }
 
-  function classify() {
-    send({ action: "classify", cards: selectedCards() });
+  // The selection changed: the action button waits for the server's verdict on it.
+  // Quick successive taps are sent as one question.
+  function selectionChanged() {
+    actionButtons().forEach((b) => { b.disabled = true; });
+    updateCounter();
+    clearTimeout(classifyTimer);
+    classifyTimer = setTimeout(() => {
+      classifyTimer = null;
+      if (send({ action: "classify", cards: selectedCards() })) pending += 1;
+    }, 80);
   }
 
   function onMessage(event) {
@@ -61,13 +170,16 @@
       swap(msg.html);
     } else if (msg.type === "card") {
       if (msg.version !== version) return send({ action: "sync" }); // gap: ask for a resync
-      swap(msg.html);
+      swap(msg.html, { arriving: true });
     } else if (msg.type === "selection") {
+      pending = Math.max(0, pending - 1);
+      if (pending || classifyTimer) return; // a newer selection is on its way
       const box = document.getElementById("selection");
       if (box) box.innerHTML = msg.html;
-      root.querySelectorAll('[data-action="play"], [data-action="bury"]').forEach((b) => { b.disabled = !msg.legal; });
+      actionButtons().forEach((b) => { b.disabled = !msg.legal; });
     } else if (msg.type === "error") {
       showError(msg.message);
+      if (selectable() && selectedCards().length) selectionChanged(); // let them try again
     } else if (msg.type === "closed") {
       showError(msg.message);
       retry = -1; // the server ended this seat's session: do not reconnect
@@ -76,7 +188,7 @@
 
   function connect() {
     socket = new WebSocket(url());
-    socket.onopen = () => { retry = 0; conn.textContent = conn.dataset.online; conn.classList.add("online"); };
+    socket.onopen = () => { retry = 0; pending = 0; conn.textContent = conn.dataset.online; conn.classList.add("online"); };
     socket.onmessage = onMessage;
     socket.onclose = (event) => {
       conn.textContent = conn.dataset.offline;
@@ -90,10 +202,15 @@
   root.addEventListener("click", (event) => {
     const cardButton = event.target.closest(".card-btn");
     if (cardButton) {
-      if (!root.querySelector('.hand[data-selectable="1"]')) return;
+      if (!selectable()) return;
       const pressed = cardButton.getAttribute("aria-pressed") === "true";
       cardButton.setAttribute("aria-pressed", pressed ? "false" : "true");
-      classify();
+      selectionChanged();
+      return;
+    }
+    if (event.target.closest("[data-clear]")) {
+      root.querySelectorAll('.card-btn[aria-pressed="true"]').forEach((b) => b.setAttribute("aria-pressed", "false"));
+      selectionChanged();
       return;
     }
     const button = event.target.closest("[data-action]");
@@ -103,9 +220,13 @@
     if (button.dataset.seat !== undefined) payload.seat = Number(button.dataset.seat);
     if (button.dataset.level) payload.level = button.dataset.level;
     if (action === "declare") payload.cards = button.dataset.cards.split(",");
-    if (action === "play" || action === "bury") payload.cards = selectedCards();
+    if (action === "play" || action === "bury") {
+      payload.cards = selectedCards();
+      button.disabled = true; // one click, one action
+    }
     send(payload);
   });
 
+  updateTitle();
   connect();
 })();
