@@ -53,7 +53,10 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     around = {"bottom": bottom, "right": (bottom + 1) % 4, "top": (bottom + 2) % 4, "left": (bottom + 3) % 4}
     names = seat_names(seats)
     ctx = None
-    if view and view.get("level"):
+    if view and view.get("result"):
+        # After the hand the levels have moved on: mark its cards with the hand's own trumps.
+        ctx = engine.TrumpContext(view["result"]["level"], view["result"]["trump"])
+    elif view and view.get("level"):
         # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
         ctx = engine.TrumpContext(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
     shown_trick, trick_done, winning = _table_trick(view, ctx)
