@@ -102,6 +102,11 @@ def decide_play(obs):
 def kitty_estimate(obs, k):
     if obs.kitty is not None and obs.phase == "play":
         return engine.points(list(obs.kitty))
+    return kitty_guess(k)
+
+
+def kitty_guess(k):
+    """Expected points in a bury this seat has not seen."""
     unseen = sum(k.unseen.values())
     if not unseen:
         return 0
@@ -286,7 +291,8 @@ def follow_scores(k, options):
 
 def bonus_at_stake(k, lead):
     mult = engine.kitty_multiplier(lead, k.ctx)
-    return mult * k.kitty_points
+    pts = kitty_guess(k) if k.kitty_points is None else k.kitty_points
+    return mult * pts
 
 
 def decide(obs):

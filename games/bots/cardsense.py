@@ -3,14 +3,16 @@
 Every play built here is checked legal by the caller's policy through `is_legal_follow`
 (follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2).
 """
+import random
 from collections import Counter
+from types import SimpleNamespace
 
 from games import engine
 from games.engine.shapes import fit_tractors, pair_positions, requirements, split
 
 TRUMP = engine.TRUMP_CLASS
 POINTS = {c: engine.points([c]) for c in engine.CODES}
-ENUM_CAP = 400
+ENUM_CAP = 60
 
 
 def keep_value(card, ctx):
@@ -67,11 +69,12 @@ def pick_cards(pool, need, key):
     return sorted(pool, key=key)[:need]
 
 
-def structured(pool, lead, ctx, high):
+def structured(pool, lead, ctx, high, rich=False):
     """Cards from `pool` (one suit-class) with as much of the lead's structure as the
-    pool allows: its tractors, then pairs, then singles; high or low pieces."""
+    pool allows: its tractors, then pairs, then singles; high or low pieces (`rich`:
+    point cards first among the singles)."""
     n = len(lead)
-    reqs, pairs_led = requirements(split(lead, ctx))
+    reqs, pairs_led = requirements(split(lead, ctx)) if n > 1 else ([], 0)
     counts = Counter(pool)
     chosen = []
     if reqs:
@@ -95,7 +98,11 @@ def structured(pool, lead, ctx, high):
     left = list(counts.elements())
     # Singles: keep pairs whole where possible.
     cnt = Counter(left)
-    left.sort(key=lambda c: (cnt[c] >= 2, -ctx.pos[c] if high else ctx.pos[c]))
+    sign = -1 if high else 1
+    if rich:
+        left.sort(key=lambda c: (cnt[c] >= 2, -POINTS[c], sign * ctx.pos[c]))
+    else:
+        left.sort(key=lambda c: (cnt[c] >= 2, POINTS[c] > 0 and not high, sign * ctx.pos[c]))
     return chosen + left[:n - len(chosen)]
 
 
@@ -120,16 +127,32 @@ def follow_options(lead, hand, ctx):
             trumps = [c for c in rest if ctx.cls[c] == TRUMP]
             if len(trumps) >= n:
                 out += ruff_options(lead, trumps, ctx)
+    elif n == 1:
+        out = [[c] for c in set(suit)]
     else:
         comps = split(lead, ctx)
-        combos = multisets(Counter(suit), n, ENUM_CAP)
-        if combos is not None:
-            out = [p for p in combos if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]]
+        reqs, pairs_led = requirements(comps)
+        pairs = [c for c, m in Counter(suit).items() if m >= 2]
+        if pairs_led == 0 or not pairs:
+            # no structure to keep to: any n suit cards are legal (RULES §5.4)
+            out = [structured(suit, lead, ctx, False), structured(suit, lead, ctx, False, True),
+                   structured(suit, lead, ctx, True)]
+        elif n == 2:
+            out = [[c, c] for c in pairs]
         else:
-            for high in (False, True):
-                p = structured(suit, lead, ctx, high)
-                if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]:
-                    out.append(p)
+            combos = multisets(Counter(suit), n, ENUM_CAP)
+            if combos is not None:
+                out = [p for p in combos if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]]
+            else:
+                out = []
+                for high, rich in ((False, False), (True, False), (False, True)):
+                    p = structured(suit, lead, ctx, high, rich)
+                    if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]:
+                        out.append(p)
+    if not out:  # not reached in practice: a random legal follow, built by the engine
+        stub = SimpleNamespace(level=ctx.level, trump=ctx.trump, hands={0: list(hand)},
+                               trick=[[1, list(lead)]])
+        out = [engine.sample_play(stub, 0, random.Random(0))]
     return _dedupe(out)
 
 

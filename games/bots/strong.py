@@ -23,6 +23,7 @@ BUDGET = 0.6         # seconds per decision (p95 well under 1 s)
 MAX_WORLDS = 400
 CANDIDATES = 5
 MIN_WORLDS = 6       # before dropping candidates
+Z_KEEP = 1.5         # how clearly a candidate must beat the basic choice
 
 
 def decide(obs, rng, budget=BUDGET, worlds=MAX_WORLDS, candidates=CANDIDATES):
@@ -126,7 +127,7 @@ def level_utility(score):
 
 
 class Rollout:
-    """One world: an engine Game in the play phase, played out by basic policies."""
+    """One world (every hand and the bury), played out to the end of the hand."""
 
     def __init__(self, obs, k, world):
         self.obs = obs
@@ -137,53 +138,85 @@ class Rollout:
             if s != me:
                 hands[s] = world[s]
         buried = world["kitty"] if "kitty" in world else list(obs.kitty)
-        self.hands, self.buried = hands, buried
+        ctx = obs.ctx
+        self.hands, self.buried = [ctx.sort(h) for h in hands], buried
         self.voids = [set(v) for v in k.voids]
         self.kitty_est = k.kitty_points
 
     def play(self, first):
+        """Play `first` for this seat, then the rest of the hand by basic policies; returns
+        the result for this seat's team. Tricks are run with the engine's public rules
+        (check_throw, trick_winner, kitty_bonus) and no re-validation: basic plays are
+        legal (tests/test_bots.py)."""
         obs = self.obs
-        g = engine.Game()
-        g.phase, g.hand_no, g.dealer, g.trump = "play", obs.hand_no, obs.dealer, obs.trump
-        g.levels = {"0": obs.levels[0], "1": obs.levels[1]}
-        g.dealt, g.flipped = 100, obs.flipped
-        g.hands = [list(h) for h in self.hands]
-        g.areas = [[], [], [], []]
-        g.declarations = []
-        g.kitty = g.buried = list(self.buried)
-        g.leader, g.turn = obs.leader, obs.seat
-        g.trick = [[s, list(c)] for s, c in obs.trick]
-        g.tricks = [None] * len(obs.tricks)
-        g.defender_points, g.penalties = obs.defender_points, obs.penalties
-        ctx = engine.context(g.level, g.trump)
+        ctx = obs.ctx
+        cls = ctx.cls
+        dealer = obs.dealer
+        dealer_team = dealer % 2
+        hands = [list(h) for h in self.hands]
+        buried = self.buried
         voids = [set(v) for v in self.voids]
-        remaining = Counter()
-        for h in g.hands:
-            remaining.update(h)
-        buried = Counter(g.buried)
-        kitty_points = engine.points(g.buried)
+        # What each seat cannot see: the other hands, and the bury unless it is the dealer.
+        unseen = []
+        for s in range(4):
+            u = Counter()
+            for t in range(4):
+                if t != s:
+                    u.update(hands[t])
+            if s != dealer:
+                u.update(buried)
+            unseen.append(u)
+        kitty_points = engine.points(buried)
+        # One Knowledge per seat for the whole rollout, kept up to date play by play.
+        kns = []
+        for s in range(4):
+            kn = Knowledge.make(seat=s, ctx=ctx, dealer=dealer, hand=hands[s], trick=None,
+                                unseen=unseen[s], voids=voids, known=None, hand_counts=None,
+                                tricks_done=0, defender_points=0)
+            kn.kitty_points = kitty_points if s == dealer else None  # None: guessed
+            kns.append(kn)
+        trick = [(s, list(c)) for s, c in obs.trick]
+        seat = obs.seat
+        points, penalties = obs.defender_points, obs.penalties
         cards = first
         while True:
-            seat = g.turn
-            engine.apply(g, {"type": "play", "seat": seat, "cards": cards})
-            remaining.subtract(cards)
-            if g.phase != "play":
-                break
-            if not g.trick:
-                trick_voids(g.tricks[-1]["plays"], ctx, voids)
-            seat = g.turn
-            hand = g.hands[seat]
-            unseen = remaining - Counter(hand)
-            if seat != g.dealer:
-                unseen += buried
-            kn = Knowledge.make(seat=seat, ctx=ctx, dealer=g.dealer, hand=hand,
-                                trick=g.trick, unseen=unseen, voids=voids, known=None,
-                                hand_counts=[len(h) for h in g.hands],
-                                tricks_done=len(g.tricks), defender_points=g.defender_points)
-            kn.kitty_points = kitty_points if seat == g.dealer else self.kitty_est
-            cards = basic.lead(kn) if not g.trick else basic.follow(kn)
-        u = level_utility(g.result["defenders_score"])
-        return -u if obs.seat % 2 == obs.dealer % 2 else u
+            if not trick and len(cards) > 1:
+                failed = engine.check_throw(cards, seat, hands, ctx)  # RULES §5.3
+                if failed is not None:
+                    pen = failed["penalty"]
+                    penalties += pen if seat % 2 == dealer_team else -pen
+                    cards = failed["forced"]
+            hand = hands[seat]
+            for c in cards:
+                hand.remove(c)
+            trick.append((seat, cards))
+            changed = {cls[c] for c in cards}
+            for s in range(4):
+                if s != seat:
+                    unseen[s].subtract(cards)
+                    cache = kns[s]._cls_cache
+                    for lc in changed:
+                        cache.pop(lc, None)
+            if len(trick) > 1:
+                trick_voids([trick[0], trick[-1]], ctx, voids)
+            if len(trick) == 4:
+                winner = engine.trick_winner(trick, ctx)  # RULES §5.5
+                if winner % 2 != dealer_team:
+                    points += sum(POINTS[c] for _, cs in trick for c in cs)
+                if not hands[winner]:
+                    lead = trick[0][1]
+                    won = winner % 2 != dealer_team
+                    points += engine.kitty_bonus(lead, buried, ctx, won) + penalties  # §6, §7.1
+                    break
+                seat = winner
+                trick = []
+            else:
+                seat = (seat + 1) % 4
+            kn = kns[seat]
+            kn.trick = trick
+            cards = basic.lead(kn) if not trick else basic.follow(kn)
+        u = level_utility(points)
+        return -u if obs.seat % 2 == dealer_team else u
 
 
 class Search:
@@ -234,12 +267,22 @@ class Search:
             d = [a - b for a, b in zip(self.values[i][-n:], self.values[best])]
             m = sum(d) / n
             sd = (sum((x - m) ** 2 for x in d) / (n - 1)) ** 0.5
-            if i == best or m + 2.0 * sd / n ** 0.5 + 0.02 >= 0:
-                keep.append(i)
+            if i == best or (m + 2.0 * sd / n ** 0.5 + 0.02 >= 0 and (i == 0 or sd > 0 or m)):
+                keep.append(i)  # (a candidate that always ties the leader is dropped too)
         self.active = keep
 
     def best(self):
+        """The leader if it beats the basic choice (candidate 0) clearly on the same
+        worlds; otherwise the basic choice (noise alone must not move the bot off it)."""
         if not self.worlds:
-            return self.cands[0]  # no time for a single world: the basic choice
-        # Ties go to the earlier (better by basic's own scoring) candidate.
-        return self.cands[max(self.active, key=lambda i: (self.mean(i), -i))]
+            return self.cands[0]
+        best = max(self.active, key=lambda i: (self.mean(i), -i))
+        if best == 0:
+            return self.cands[0]
+        n = len(self.values[best])
+        d = [a - b for a, b in zip(self.values[best], self.values[0])]
+        m = sum(d) / n
+        sd = (sum((x - m) ** 2 for x in d) / max(n - 1, 1)) ** 0.5
+        if n >= MIN_WORLDS and m > Z_KEEP * sd / n ** 0.5 + 0.01:
+            return self.cands[best]
+        return self.cands[0]
