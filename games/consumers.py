@@ -24,6 +24,11 @@ MAX_MESSAGE_BYTES = 4096
 BUDGET_MESSAGES = 40
 BUDGET_WINDOW_S = 5.0
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
+# The table row and seats as last read in this process, per table: the sockets of a table
+# that are told "changed, version N" share one read of version >= N instead of one each.
+# Safe because every change of a table or its seats bumps its version (services.table_act).
+_LOADED: dict[int, tuple] = {}
+_LOADED_MAX = 5000
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -115,7 +120,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event):
         runner.poke(self.table_id)
         if event["version"] > self.version:
-            await self.push_state()
+            await self.push_state(at_least=event["version"])
 
     async def table_closed(self, event):
         """Moderation: the room was closed or this user removed; say why and hang up."""
@@ -130,8 +135,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_error(self, code, message):
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
-    async def push_state(self, force=False):
-        snapshot = await database_sync_to_async(self._snapshot)()
+    async def push_state(self, force=False, at_least=None):
+        snapshot = await database_sync_to_async(self._snapshot)(at_least)
         if snapshot is None:
             await self.close(code=4404)
             return
@@ -173,15 +178,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.autoplayed = table.seats.filter(user=self.user, autoplay=True).exists()
         return language_for_scope(self.scope, self.user)
 
-    def _load(self):
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None or table.status == Table.Status.CLOSED:
+    def _load(self, at_least=None):
+        """The table and its seats; with `at_least`, a read of that version or later shared
+        with this table's other sockets in this process may serve (read-only objects)."""
+        cached = _LOADED.get(self.table_id)
+        if at_least is not None and cached is not None and cached[0].version >= at_least:
+            table, seats = cached
+        else:
+            table = Table.objects.filter(pk=self.table_id).first()
+            if table is None:
+                return None, None, None
+            seats = list(table.seats.select_related("user").order_by("position"))
+            if cached is None or cached[0].version <= table.version:
+                if len(_LOADED) >= _LOADED_MAX:
+                    _LOADED.clear()
+                _LOADED[self.table_id] = (table, seats)
+        if table.status == Table.Status.CLOSED:
             return None, None, None
-        seats = list(table.seats.select_related("user").order_by("position"))
         return table, seats, selectors.seat_of(seats, self.user)
 
-    def _snapshot(self):
-        table, seats, seat = self._load()
+    def _snapshot(self, at_least=None):
+        table, seats, seat = self._load(at_least)
         if table is None:
             return None
         now = timezone.now()
