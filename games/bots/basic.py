@@ -70,13 +70,20 @@ def bury_cost(card, ctx, counts):
 
 
 def decide_bury(obs):
+    return bury_options(obs)[0][1]
+
+
+def bury_options(obs):
+    """Candidate burys [(cost, cards)], cheapest first: for every set of non-trump suits
+    that fits in 8 cards, void them and fill up with the cheapest other cards (trumps,
+    points, pairs and high cards cost most); voiding a suit earns a bonus."""
     ctx = obs.ctx
     hand = list(obs.hand)
     counts = Counter(hand)
     groups = by_class(hand, ctx)
     suits = [s for s in groups if s != TRUMP]
     cost = {c: bury_cost(c, ctx, counts) for c in counts}
-    best = None
+    out = []
     for mask in range(1 << len(suits)):
         voided = [s for i, s in enumerate(suits) if mask >> i & 1]
         chosen = [c for s in voided for c in groups[s]]
@@ -84,10 +91,9 @@ def decide_bury(obs):
             continue
         rest = sorted((c for c in hand if ctx.cls[c] not in voided), key=cost.__getitem__)
         chosen += rest[:8 - len(chosen)]
-        score = sum(cost[c] for c in chosen) - 7 * len(voided)
-        if best is None or score < best[0]:
-            best = (score, chosen)
-    return best[1]
+        out.append((sum(cost[c] for c in chosen) - 7 * len(voided), chosen))
+    out.sort(key=lambda o: o[0])
+    return out
 
 
 # --- play (RULES §5) ---------------------------------------------------------------

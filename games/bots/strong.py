@@ -23,21 +23,47 @@ BUDGET = 0.6         # seconds per decision (p95 well under 1 s)
 MAX_WORLDS = 400
 CANDIDATES = 5
 MIN_WORLDS = 6       # before dropping candidates
-Z_KEEP = 1.5         # how clearly a candidate must beat the basic choice
+Z_KEEP = 1.0         # how clearly a candidate must beat the basic choice
+FOLLOW_SHARE = 0.5   # share of the budget spent on a follow
+# Sampling priors (weights on where an unseen card lies), see sample_world.
+TRUMP_DEALER, TRUMP_DECLARER, TRUMP_BURY = 1.5, 1.3, 0.15
+NON_TRUMP_BURY, POINT_BURY = 1.0, 0.4
 
 
 def decide(obs, rng, budget=BUDGET, worlds=MAX_WORLDS, candidates=CANDIDATES):
-    if obs.phase != "play":
-        return basic.decide(obs)
+    if obs.phase == "bury":
+        return {"type": "bury", "seat": obs.seat,
+                "cards": decide_bury(obs, rng, budget, worlds, candidates)}
     k = Knowledge.from_observation(obs)
     k.kitty_points = basic.kitty_estimate(obs, k)
     cands = candidate_plays(k, candidates)
     if len(cands) == 1:
         return {"type": "play", "seat": obs.seat, "cards": cands[0]}
-    deadline = time.perf_counter() + budget
-    search = Search(obs, k, cands, rng)
-    search.run(deadline, worlds)
+    if k.trick:
+        budget *= FOLLOW_SHARE  # leads gain most from the search (docs/bots.md)
+    search = Search(obs, k, cands, rng, lambda r, cards: r.play(cards))
+    search.run(time.perf_counter() + budget, worlds)
     return {"type": "play", "seat": obs.seat, "cards": search.best()}
+
+
+def decide_bury(obs, rng, budget, worlds, candidates):
+    """The dealer's bury: the basic bot's cheapest burys, played out from the first lead."""
+    cands = []
+    for _, cards in basic.bury_options(obs):
+        if all(sorted(cards) != sorted(c) for c in cands):
+            cands.append(cards)
+        if len(cands) == candidates:
+            break
+    if len(cands) == 1:
+        return cands[0]
+    k = Knowledge.from_observation(obs)
+
+    def evaluate(r, bury):
+        return r.play(None, bury=bury)
+
+    search = Search(obs, k, cands, rng, evaluate)
+    search.run(time.perf_counter() + budget, worlds)
+    return search.best()
 
 
 def candidate_plays(k, n):
@@ -79,6 +105,11 @@ def sample_world(obs, k, rng):
     kitty_hidden = obs.dealer != me
     if kitty_hidden:
         room["kitty"], hands["kitty"] = 8, []
+    # Priors from habits: the dealer kept trumps and buried few; a declarer is long in
+    # trumps; burys hold few points.
+    trump_bias = {"kitty": TRUMP_BURY, obs.dealer: TRUMP_DEALER}
+    if obs.standing and obs.standing[0] != obs.dealer:
+        trump_bias[obs.standing[0]] = TRUMP_DECLARER
     cards = list(pool.elements())
     rng.shuffle(cards)
     cls = ctx.cls
@@ -90,18 +121,16 @@ def sample_world(obs, k, rng):
         opts = [s for s in eligible[cls[c]] if room[s] > 0]
         if not opts:
             return None
-        weights = [room[s] * (_bury_weight(c, ctx) if s == "kitty" else 1.0) for s in opts]
+        if cls[c] == TRUMP:
+            weights = [room[s] * trump_bias.get(s, 1.0) for s in opts]
+        else:
+            weights = [room[s] * (NON_TRUMP_BURY if s == "kitty" else 1.0) for s in opts]
+        if POINTS[c]:
+            weights = [w * (POINT_BURY if s == "kitty" else 1.0) for s, w in zip(opts, weights)]
         s = rng.choices(opts, weights)[0]
         hands[s].append(c)
         room[s] -= 1
     return hands
-
-
-def _bury_weight(card, ctx):
-    """Prior on what a dealer buries: seldom trumps or points (basic habits)."""
-    if ctx.cls[card] == TRUMP:
-        return 0.15
-    return 0.4 if POINTS[card] else 1.0
 
 
 def relaxed_world(obs, k, rng):
@@ -137,13 +166,13 @@ class Rollout:
         for s in range(4):
             if s != me:
                 hands[s] = world[s]
-        buried = world["kitty"] if "kitty" in world else list(obs.kitty)
+        buried = world["kitty"] if "kitty" in world else list(obs.kitty or ())
         ctx = obs.ctx
         self.hands, self.buried = [ctx.sort(h) for h in hands], buried
         self.voids = [set(v) for v in k.voids]
         self.kitty_est = k.kitty_points
 
-    def play(self, first):
+    def play(self, first, bury=None):
         """Play `first` for this seat, then the rest of the hand by basic policies; returns
         the result for this seat's team. Tricks are run with the engine's public rules
         (check_throw, trick_winner, kitty_bonus) and no re-validation: basic plays are
@@ -155,6 +184,11 @@ class Rollout:
         dealer_team = dealer % 2
         hands = [list(h) for h in self.hands]
         buried = self.buried
+        if bury is not None:  # the dealer's own bury, then its first lead (RULES §4, §5.2)
+            hand = hands[obs.seat]
+            for c in bury:
+                hand.remove(c)
+            buried = bury
         voids = [set(v) for v in self.voids]
         # What each seat cannot see: the other hands, and the bury unless it is the dealer.
         unseen = []
@@ -179,6 +213,9 @@ class Rollout:
         seat = obs.seat
         points, penalties = obs.defender_points, obs.penalties
         cards = first
+        if cards is None:
+            kns[seat].trick = trick
+            cards = basic.lead(kns[seat]) if not trick else basic.follow(kns[seat])
         while True:
             if not trick and len(cards) > 1:
                 failed = engine.check_throw(cards, seat, hands, ctx)  # RULES §5.3
@@ -222,8 +259,9 @@ class Rollout:
 class Search:
     """Candidates evaluated on the same worlds; values[i][w] = result of i in world w."""
 
-    def __init__(self, obs, k, cands, rng):
+    def __init__(self, obs, k, cands, rng, evaluate):
         self.obs, self.k, self.cands, self.rng = obs, k, cands, rng
+        self.evaluate = evaluate
         self.active = list(range(len(cands)))
         self.values = [[] for _ in cands]
         self.worlds = 0
@@ -243,7 +281,7 @@ class Search:
             r = Rollout(self.obs, self.k, world)
             vals = {}
             for i in self.active:
-                vals[i] = r.play(self.cands[i])
+                vals[i] = self.evaluate(r, self.cands[i])
                 if time.perf_counter() > deadline and len(vals) < len(self.active):
                     return  # an unfinished world is dropped: every mean uses the same worlds
             for i, v in vals.items():
