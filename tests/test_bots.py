@@ -10,7 +10,7 @@ from games import bots, engine
 from games.bots import basic, match
 from games.bots.observation import observe
 
-STRONG_FAST = {"budget": 5.0, "worlds": 3}  # deterministic: stops at 3 worlds, not by time
+STRONG_FAST = {"budget": 5.0, "worlds": 6}  # deterministic: stops at 6 worlds, not by time
 
 
 def play_state(hands, *, trump="S", level="2", dealer=0, trick=(), leader=None, tricks=()):
@@ -58,7 +58,7 @@ def test_every_decision_over_whole_hands_is_legal(level):
 
 
 def test_strong_decisions_are_legal_in_random_states():
-    for i in range(40):
+    for i in range(30):
         g = random_game(f"strong{i}", stop_after=random.Random(i).randrange(0, 90))
         if g.phase != "play":
             continue
@@ -242,6 +242,21 @@ def test_botmatch_reports(capsys):
     assert "levels/hand for A: " in out and "95% CI [" in out
     assert "deal-pair win rate for A: " in out
     assert "decision time basic: p50 " in out and "decision time random: p50 " in out
+
+
+def test_botmatch_strong_on_a_tiny_budget(capsys):
+    call_command("botmatch", a="strong", b="basic", deals=1, seed="s", seconds=30, strong_ms=2)
+    out = capsys.readouterr().out
+    assert "botmatch A=strong B=basic seed=s: 1 deal pairs (2 hands)" in out
+    assert "decision time strong: p50 " in out
+
+
+def test_strong_bury_is_legal_and_keeps_trumps():
+    g = play_state({0: bury_hand()}, dealer=0)
+    g.phase, g.turn, g.buried = "bury", 0, None
+    cards = decide(g, "strong")["cards"]
+    assert not any(engine.context("2", "S").is_trump(c) for c in cards)
+    engine.apply(g, {"type": "bury", "seat": 0, "cards": cards})
 
 
 def test_duplicate_deals_swap_the_teams_cards():

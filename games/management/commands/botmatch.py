@@ -7,8 +7,11 @@ defender-point balance, and the decision times of each level.
 """
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bots import LEVELS
+from games.bots import LEVELS, strong
 from games.bots.match import mean_ci, percentile, run_duplicate
+
+
+EVAL_STRONG_MS = 300  # half the live budget: twice the deals in the same time
 
 
 class Command(BaseCommand):
@@ -21,14 +24,16 @@ class Command(BaseCommand):
         parser.add_argument("--seed", default="1")
         parser.add_argument("--seconds", type=float, default=240.0,
                             help="stop starting new deals after this many seconds")
-        parser.add_argument("--strong-ms", type=int, default=None,
-                            help="time budget of one strong decision (default: the bot's own)")
+        parser.add_argument("--strong-ms", type=int, default=EVAL_STRONG_MS,
+                            help="time budget of one strong lead or bury (follows get half); "
+                                 f"default {EVAL_STRONG_MS}, the live bot uses "
+                                 f"{int(strong.BUDGET * 1000)}")
         parser.add_argument("--progress", action="store_true")
 
     def handle(self, *args, a, b, deals, seed, seconds, strong_ms, progress, **options):
         if deals < 1:
             raise CommandError("--deals must be at least 1")
-        opts = {"strong": {"budget": strong_ms / 1000}} if strong_ms else {}
+        opts = {"strong": {"budget": strong_ms / 1000}}
 
         def on_pair(n, levels):
             if progress and n % 5 == 0:
@@ -39,8 +44,9 @@ class Command(BaseCommand):
                           on_pair=on_pair)
         out = self.stdout.write
         n = r["pairs"]
+        budget = f", strong budget {strong_ms} ms" if "strong" in (a, b) else ""
         out(f"botmatch A={a} B={b} seed={seed}: {n} deal pairs ({2 * n} hands) "
-            f"in {r['seconds']:.0f} s")
+            f"in {r['seconds']:.0f} s{budget}")
         m, lo, hi = mean_ci(r["levels"])
         out(f"levels/hand for A: {m:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]")
         w, wl, wh = mean_ci(r["scores"])
