@@ -1,0 +1,446 @@
+"""Live-table load benchmark: one daphne process, hundreds of real websocket clients.
+
+    .venv/bin/python bench/live.py --dealing 100 --playing 100 --seconds 20
+
+What it does (docs/performance.md):
+- sets up Django against DATABASE_URL (default postgres://postgres@127.0.0.1:5432/doubleup_bench,
+  created and migrated if needed) and REDIS_URL (default redis://127.0.0.1:6379/1, flushed:
+  give it a db number of its own); creates bench users, their sessions and the tables;
+- starts ONE server process (`python -m daphne config.asgi:application`, DEBUG=0) on a free
+  loopback port, and the clients here (asyncio + websockets, 4 sockets per table);
+- playing tables: 4 basic bots driven by the server's clock; GAMES_BOT_DELAY_MS (1000 by
+  default) after each change the next bot moves, so each table makes ~1 action/s. Their 4
+  sockets are spectators (logged-in users not seated): the readers every action affects;
+- dealing tables: 4 seated bench users; all matches are started through the write path so
+  that every deal starts at the same instant T (the worst burst: card i of every table is
+  due at once), at the default pace of 150 ms (100 cards: ~15 s);
+- measures from T for --seconds: (a) card due time (deal_started_at + i*pace, from the DB)
+  → arrival at that seat's socket; (b) each accepted action (TableEvent.created_at) →
+  arrival of a "state" with that version (or a later one) at every socket of the table;
+- then a connect storm: all sockets of --storm-tables tables close and reconnect at once;
+  the time until each has its fresh "state", and every failed handshake or close.
+Both sides read the same machine clock. Bounded: --timeout kills everything; loopback only.
+Exit status: 0 when it ran (see the target lines), 2 when it could not run.
+"""
+import argparse
+import asyncio
+import json
+import os
+import platform
+import resource
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from live_data import (  # noqa: E402
+    LOOPBACK, CannotRun, check_services, close_db, deal_plans, events_between, make_tables, phases,
+    setup_django, start_matches,
+)
+from live_measure import (  # noqa: E402
+    action_latencies, card_latencies, cpu_seconds, fmt, machine_busy, percentiles, profile_summary,
+    services_cpu_seconds, services_delta, start_profiler,
+)
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/doubleup_bench"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/1"
+TARGET_P99_MS = 100.0
+TARGET_STORM_S = 5.0
+SERVER = None  # the one server process (killed on every way out)
+
+
+def fail(message: str) -> None:
+    print(f"bench/live.py: cannot run: {message}", file=sys.stderr)
+    stop_server()
+    sys.exit(2)
+
+
+def stop_server() -> None:
+    if SERVER is not None and SERVER.poll() is None:
+        SERVER.send_signal(signal.SIGINT)
+        try:
+            SERVER.wait(5)
+        except subprocess.TimeoutExpired:
+            SERVER.kill()
+            SERVER.wait(5)
+
+
+# --- the server process ----------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+def start_server(port, env, log_path):
+    global SERVER
+    command = [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(port), "config.asgi:application"]
+    log = open(log_path, "wb")
+    SERVER = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if SERVER.poll() is not None:
+            fail(f"the server exited at start:\n{Path(log_path).read_text()[-2000:]}")
+        try:
+            socket.create_connection((LOOPBACK, port), timeout=0.2).close()
+            return SERVER.pid
+        except OSError:
+            time.sleep(0.1)
+    fail("the server did not start listening within 30 s")
+
+
+# --- clients -------------------------------------------------------------------------------
+
+class Client:
+    """One websocket of a table; keeps the arrival time of every message."""
+
+    def __init__(self, table_id: int, seat, cookie: str):
+        self.table_id, self.seat, self.cookie = table_id, seat, cookie
+        self.states: list[tuple[int, float]] = []  # (version, arrival)
+        self.cards: list[tuple[int, float]] = []   # (dealt count, arrival)
+        self.kinds = Counter()
+        self.unexpected: list[str] = []
+        self.conn = None
+        self.reader = None
+        self.first_state = None
+        self.closing = False
+
+    async def open(self, port: int):
+        from websockets.asyncio.client import connect
+
+        self.closing = False
+        self.first_state = asyncio.get_running_loop().create_future()
+        self.conn = await connect(
+            f"ws://{LOOPBACK}:{port}/ws/table/{self.table_id}/", origin=f"http://{LOOPBACK}:{port}",
+            additional_headers={"Cookie": self.cookie}, open_timeout=15, close_timeout=5,
+            compression=None, proxy=None, max_queue=None,
+        )
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self):
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for raw in self.conn:
+                arrival = time.time()
+                message = json.loads(raw)
+                kind = message.get("type")
+                self.kinds[kind] += 1
+                if kind == "state":
+                    self.states.append((message["version"], arrival))
+                    if not self.first_state.done():
+                        self.first_state.set_result(arrival)
+                elif kind == "card":
+                    self.cards.append((message["dealt"], arrival))
+                elif kind == "error":
+                    self.unexpected.append(f"error message {message.get('code')}")
+        except ConnectionClosed as closed:
+            if not self.closing:
+                self.unexpected.append(f"closed by server ({closed.rcvd.code if closed.rcvd else 'no code'})")
+        finally:
+            if not self.first_state.done():
+                self.first_state.set_exception(ConnectionError("closed before the first state"))
+
+    async def close(self):
+        self.closing = True
+        if self.conn is not None:
+            await self.conn.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+async def open_all(clients, port, concurrency=20, attempts=4) -> int:
+    """Connect gently (this is setup, not the storm), retrying; returns how many retries it took."""
+    gate = asyncio.Semaphore(concurrency)
+    retries = 0
+
+    async def one(client):
+        nonlocal retries
+        for attempt in range(attempts):
+            async with gate:
+                try:
+                    await client.open(port)
+                    await asyncio.wait_for(client.first_state, 20)
+                    return
+                except Exception:  # noqa: BLE001 - retried, then reported
+                    if attempt == attempts - 1:
+                        raise
+                    retries += 1
+                    await client.close()
+            await asyncio.sleep(1.0 + attempt)
+
+    results = await asyncio.gather(*(one(c) for c in clients), return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed:
+        fail(f"{len(failed)} of {len(clients)} sockets could not connect at setup: {failed[0]!r}")
+    return retries
+
+
+async def storm(clients, port) -> dict:
+    """Everyone hangs up, then everyone reconnects at once (as after a server restart)."""
+    from websockets.exceptions import InvalidStatus
+
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    await asyncio.sleep(0.5)
+    errors = Counter()
+    start = time.time()
+
+    async def one(client):
+        try:
+            await client.open(port)
+            return await asyncio.wait_for(client.first_state, 20) - start
+        except InvalidStatus as error:
+            errors[f"HTTP {error.response.status_code}"] += 1
+        except TimeoutError:
+            errors["timeout"] += 1
+        except Exception as error:  # noqa: BLE001 - every failure is counted, by kind
+            errors[type(error).__name__] += 1
+        return None
+
+    times = await asyncio.gather(*(one(c) for c in clients))
+    await asyncio.sleep(1.0)  # a socket that is closed right after its state is an error too
+    for client in clients:
+        closes = [u for u in client.unexpected if u.startswith("closed")]
+        errors.update(closes)
+    return {"sockets": len(clients), "times": [t for t in times if t is not None], "errors": errors}
+
+
+# --- the run ---------------------------------------------------------------------------
+
+async def run(args, port, server_env, log_path):
+    loop = asyncio.get_running_loop()
+    db = ThreadPoolExecutor(1)  # all of the bench's ORM work, off the clients' loop
+
+    def in_db(fn, *a, **kw):
+        return loop.run_in_executor(db, lambda: fn(*a, **kw))
+
+    print(f"setup: {args.dealing} dealing + {args.playing} playing tables, {4 * (args.dealing + args.playing)} users")
+    deal_ids, play_ids, cookies = await in_db(make_tables, args.dealing, args.playing)
+    pid = await loop.run_in_executor(None, start_server, port, server_env, log_path)
+    print(f"server: pid {pid} on {LOOPBACK}:{port}, log {log_path}")
+
+    cookie_iter = iter(cookies)
+    deal_clients = [Client(t, seat, next(cookie_iter)) for t in deal_ids for seat in range(4)]
+    play_clients = [Client(t, None, next(cookie_iter)) for t in play_ids for _ in range(4)]  # spectators
+
+    # Playing tables first: connect, start, wait until the bots are playing tricks.
+    setup_retries = await open_all(play_clients, port)
+    await in_db(start_matches, play_ids)
+    deadline = time.monotonic() + 30 + 0.2 * len(play_ids)
+    while play_ids and time.monotonic() < deadline:
+        counts = await in_db(phases, play_ids)
+        if counts.get("play", 0) == len(play_ids):
+            break
+        await asyncio.sleep(0.5)
+    else:
+        if play_ids:
+            print(f"warning: not every playing table reached the play phase: {dict(counts)}")
+
+    # Dealing tables: connect, then start all matches so every deal starts at the same instant.
+    setup_retries += await open_all(deal_clients, port)
+    deal_start = datetime.now(UTC) + timedelta(seconds=2 + 0.08 * len(deal_ids))
+    await in_db(start_matches, deal_ids, deal_start)
+    if datetime.now(UTC) > deal_start:
+        print("warning: starting the matches took longer than the lead-in; deals are staggered")
+    plans = await in_db(deal_plans, deal_ids)
+    start = deal_start.timestamp() if deal_ids else time.time()
+    await asyncio.sleep(max(0.0, start - time.time()))
+
+    everyone = deal_clients + play_clients
+    for client in everyone:
+        client.unexpected.clear()
+    counts_at_start = Counter()
+    for client in everyone:
+        counts_at_start.update(client.kinds)
+    profiler = start_profiler(pid, args.seconds, args.profile)
+    cpu0, busy0, bench0, services0, t0 = (cpu_seconds(pid), machine_busy(), time.process_time(),
+                                          services_cpu_seconds(), time.time())
+    await asyncio.sleep(args.seconds)
+    cpu1, busy1, bench1, services1, t1 = (cpu_seconds(pid), machine_busy(), time.process_time(),
+                                          services_cpu_seconds(), time.time())
+    end = start + args.seconds
+    messages = Counter()
+    for client in everyone:
+        messages.update(client.kinds)
+    messages.subtract(counts_at_start)
+    errors_window = Counter(u for c in everyone for u in c.unexpected)
+    await asyncio.sleep(args.grace)  # let states of the last actions arrive
+
+    events = await in_db(events_between, deal_ids + play_ids, datetime.fromtimestamp(start, UTC),
+                         datetime.fromtimestamp(end, UTC))
+    cards, cards_in_state, cards_missing = card_latencies(deal_clients, plans, start, end)
+    actions, actions_missing = action_latencies(deal_clients + play_clients, events)
+    playing = set(play_ids)
+    play_events = [e for e in events if e[0] in playing]
+    cores = os.cpu_count() or 1
+    result = {
+        "window_s": t1 - t0,
+        "cards": percentiles(cards), "cards_missing": cards_missing, "cards_in_state": cards_in_state,
+        "actions": percentiles(actions), "actions_missing": actions_missing,
+        "actions_per_s": len(events) / args.seconds, "play_actions_per_s": len(play_events) / args.seconds,
+        "cards_per_s": len(cards) / args.seconds,
+        "messages": {kind: n for kind, n in messages.items() if n},
+        "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
+        "bench_cpu_pct": 100 * (bench1 - bench0) / (t1 - t0),
+        "services_cpu_pct": 100 * services_delta(services0, services1) / (t1 - t0),
+        "machine_busy_pct": 100 * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * cores,
+        "load_average": os.getloadavg(),
+        "setup_connect_retries": setup_retries,
+        "errors_window": sum(errors_window.values()),
+        "error_kinds": dict(errors_window),
+        "phases_after": {k: dict(await in_db(phases, ids)) for k, ids in (("dealing", deal_ids), ("playing", play_ids))},
+    }
+
+    # The connect storm: every socket of --storm-tables tables (playing and dealing alternately).
+    mixed = [t for pair in zip(play_ids, deal_ids) for t in pair]
+    mixed += play_ids[len(deal_ids):] + deal_ids[len(play_ids):]
+    storm_tables = set(mixed[:args.storm_tables])
+    for client in everyone:
+        client.unexpected.clear()
+    chosen = [c for c in everyone if c.table_id in storm_tables]
+    print(f"storm: {len(chosen)} sockets of {len(storm_tables)} tables reconnect at once")
+    if profiler is not None:
+        await loop.run_in_executor(None, profiler.wait)
+    profiler = start_profiler(pid, 6, args.profile and args.profile + ".storm")
+    storm_cpu0, storm_t0 = cpu_seconds(pid), time.time()
+    outcome = await storm(chosen, port)
+    result["storm"] = {
+        "tables": len(storm_tables), "sockets": outcome["sockets"], "resynced": len(outcome["times"]),
+        **{k: v for k, v in percentiles(outcome["times"]).items() if k != "n"},
+        "errors": sum(outcome["errors"].values()), "error_kinds": dict(outcome["errors"]),
+        "server_cpu_pct": 100 * (cpu_seconds(pid) - storm_cpu0) / (time.time() - storm_t0),
+    }
+    await asyncio.gather(*(c.close() for c in everyone), return_exceptions=True)
+    if profiler is not None:
+        await loop.run_in_executor(None, profiler.wait)
+    await in_db(close_db)
+    db.shutdown()
+    return result
+
+
+def report(args, result, log_path) -> None:
+    log = Path(log_path).read_text(errors="replace")
+    result["server_log"] = {"tracebacks": log.count("Traceback"), "max_connections": log.count("Too many connections")}
+    storm = result["storm"]
+    others = (result["machine_busy_pct"] - result["server_cpu_pct"] - result["bench_cpu_pct"]
+              - result["services_cpu_pct"])
+    result["others_cpu_pct"] = others
+    lines = [
+        "",
+        f"=== bench/live.py  {datetime.now(UTC):%Y-%m-%d %H:%M UTC}  {platform.node()}  "
+        f"{os.cpu_count()} CPUs (shared: others may have been running) ===",
+        f"tables: {args.dealing} dealing (4 seated sockets each, pace 150 ms, all deals start together) + "
+        f"{args.playing} playing (4 basic bots, GAMES_BOT_DELAY_MS={args.bot_delay_ms} → ~1 action/s/table; "
+        f"4 spectator sockets each = the readers of every action)",
+        f"window: {result['window_s']:.1f} s from the common deal start; one daphne process",
+        f"(a) card due → arrival at its seat:      {fmt(result['cards'])}   missing {result['cards_missing']}"
+        + (f" ({result['cards_in_state']} shown by a late state, not pushed)" if result["cards_in_state"] else ""),
+        f"(b) action → state at every socket:      {fmt(result['actions'])}   missing {result['actions_missing']}",
+        f"throughput: {result['actions_per_s']:.1f} actions/s ({result['play_actions_per_s']:.1f} by bots), "
+        f"{result['cards_per_s']:.0f} cards/s, messages {result['messages']}",
+        f"CPU: server {result['server_cpu_pct']:.0f}% (100% = one core), bench clients {result['bench_cpu_pct']:.0f}%, "
+        f"PostgreSQL+Redis {result['services_cpu_pct']:.0f}%; machine {result['machine_busy_pct']:.0f}% of "
+        f"{100 * (os.cpu_count() or 1)}%, so others used ~{max(0, others):.0f}% (load avg {result['load_average'][0]:.1f})",
+        f"errors in window: {result['errors_window']} {result['error_kinds'] or ''}; "
+        f"connect retries during setup: {result['setup_connect_retries']}",
+        f"phases after the window: {result['phases_after']}",
+        f"storm: {storm['sockets']} sockets of {storm['tables']} tables; resynced {storm['resynced']}; "
+        + (f"p50 {storm['p50']:.0f}  p99 {storm['p99']:.0f}  max {storm['max']:.0f} ms; " if storm.get("p99") else "")
+        + f"errors {storm['errors']} {storm['error_kinds'] or ''}; server CPU {storm['server_cpu_pct']:.0f}%",
+        f"server log: {result['server_log']['tracebacks']} tracebacks, "
+        f"{result['server_log']['max_connections']} 'Too many connections'",
+    ]
+    ok_a = result["cards"].get("p99", 0) <= TARGET_P99_MS and not result["cards_missing"]
+    ok_b = result["actions"].get("p99", 0) <= TARGET_P99_MS and not result["actions_missing"]
+    ok_s = storm["resynced"] == storm["sockets"] and storm.get("max", 1e9) <= TARGET_STORM_S * 1000 and not storm["errors"]
+    lines += [
+        f"target (a) p99 ≤ {TARGET_P99_MS:.0f} ms, none missing: {'MET' if ok_a else 'MISSED'}",
+        f"target (b) p99 ≤ {TARGET_P99_MS:.0f} ms, none missing: {'MET' if ok_b else 'MISSED'}",
+        f"target storm: all resynced within {TARGET_STORM_S:.0f} s, zero errors: {'MET' if ok_s else 'MISSED'}",
+    ]
+    print("\n".join(lines))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1, default=str))
+    if args.profile:
+        for path in (args.profile, args.profile + ".storm"):
+            if Path(path).exists():
+                print(profile_summary(path))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dealing", type=int, default=100, help="tables dealing (4 seated sockets each)")
+    parser.add_argument("--playing", type=int, default=100, help="all-bot tables playing (4 spectator sockets each)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measurement window from the common deal start")
+    parser.add_argument("--storm-tables", type=int, default=100, help="tables whose sockets all reconnect at once")
+    parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the server")
+    parser.add_argument("--grace", type=float, default=3.0, help="seconds to wait for in-flight messages")
+    parser.add_argument("--timeout", type=float, default=None, help="hard limit in seconds (default: scaled)")
+    parser.add_argument("--json", help="also write the numbers to this file")
+    parser.add_argument("--profile", help="py-spy the server during the window (and the storm) into this file; "
+                        "needs py-spy in the venv (pip install py-spy; not a project dependency)")
+    args = parser.parse_args()
+    if args.profile and not (Path(sys.executable).parent / "py-spy").exists():
+        parser.error("--profile needs py-spy in the virtualenv (pip install py-spy)")
+    if args.dealing < 0 or args.playing < 0 or args.dealing + args.playing == 0 or args.seconds <= 0:
+        parser.error("need at least one table and a positive window")
+    tables = args.dealing + args.playing
+    hard_limit = args.timeout or 300 + args.seconds + args.grace + 1.0 * tables
+
+    def hard_stop():
+        print(f"bench/live.py: hard time limit of {hard_limit:.0f} s reached; stopping", file=sys.stderr)
+        stop_server()
+        os._exit(3)
+
+    watchdog = threading.Timer(hard_limit, hard_stop)
+    watchdog.daemon = True
+    watchdog.start()
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = 8 * tables + 256
+    if soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(needed, soft)), hard))
+    database_url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    redis_url = os.environ.get("BENCH_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    redis_db = urlsplit(redis_url).path.lstrip("/") or "0"
+    try:
+        check_services(database_url, redis_url, flush=redis_db != "0")
+    except CannotRun as error:
+        fail(str(error))
+    secret_key = secrets.token_urlsafe(40)  # shared with the server: sessions are signed with it
+    setup_django(database_url, redis_url, secret_key)
+    port = free_port()
+    server_env = {
+        **os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "DEBUG": "0",
+        "SECRET_KEY": secret_key, "ALLOWED_HOSTS": LOOPBACK, "GAMES_DEAL_LEAD_IN_MS": "200",
+        "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms), "GAMES_NEXT_HAND_DELAY_MS": "2000",
+        "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+    }
+    for proxy in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        server_env.pop(proxy, None)
+    handle, log_path = tempfile.mkstemp(prefix="bench-live-server-", suffix=".log")
+    os.close(handle)
+    try:
+        result = asyncio.run(run(args, port, server_env, log_path))
+    finally:
+        stop_server()
+    report(args, result, log_path)
+    watchdog.cancel()
+
+
+if __name__ == "__main__":
+    main()
