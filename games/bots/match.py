@@ -73,6 +73,15 @@ def mean_ci(values):
     return mean, mean - half, mean + half
 
 
+def wilson_ci(p, n, z=1.96):
+    """95% Wilson score interval of a proportion (draws count as half a win)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5 / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def signed_levels(result, team_a):
     change = result["level_change"]
     return change["levels"] if change["team"] == team_a else -change["levels"]

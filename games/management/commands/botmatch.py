@@ -8,7 +8,7 @@ defender-point balance, and the decision times of each level.
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bots import LEVELS, strong
-from games.bots.match import mean_ci, percentile, run_duplicate
+from games.bots.match import mean_ci, percentile, run_duplicate, wilson_ci
 
 
 EVAL_STRONG_MS = 300  # half the live budget: twice the deals in the same time
@@ -49,7 +49,8 @@ class Command(BaseCommand):
             f"in {r['seconds']:.0f} s{budget}")
         m, lo, hi = mean_ci(r["levels"])
         out(f"levels/hand for A: {m:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]")
-        w, wl, wh = mean_ci(r["scores"])
+        w = sum(r["scores"]) / n
+        wl, wh = wilson_ci(w, n)
         wins = sum(1 for s in r["scores"] if s == 1.0)
         draws = sum(1 for s in r["scores"] if s == 0.5)
         out(f"deal-pair win rate for A: {100 * w:.1f}%  95% CI [{100 * wl:.1f}%, "
