@@ -262,3 +262,16 @@ def test_strong_bury_is_legal_and_keeps_trumps():
 def test_duplicate_deals_swap_the_teams_cards():
     r = match.run_duplicate("basic", "basic", deals=3, seed="dup")
     assert r["pairs"] == 3 and r["levels"] == [0.0, 0.0, 0.0]  # same policy: exact tie
+
+
+def test_choose_falls_back_to_a_legal_play_if_a_bot_fails(monkeypatch):
+    from games.bots import basic as basic_mod
+
+    def broken(obs):
+        return {"type": "play", "seat": obs.seat, "cards": ["BJK", "BJK", "BJK"]}
+
+    monkeypatch.setattr(basic_mod, "decide", broken)
+    g = random_game("fallback", stop_after=9)
+    action = bots.choose(table=SimpleNamespace(pk=1, version=2), game=g, seat=g.turn, level="basic")
+    assert bots.is_legal(observe(g, g.turn), action)
+    engine.apply(g, action)

@@ -7,8 +7,10 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 - `decide_declaration(obs, level) -> cards | None` at any point of the deal;
 - levels: "random" (uniform legal play, never declares), "basic", "strong".
 """
+import logging
 import random
 import zlib
+from collections import Counter
 from types import SimpleNamespace
 
 from games import engine
@@ -17,6 +19,7 @@ from . import basic, strong
 from .observation import Observation, observe
 
 LEVELS = ("random", "basic", "strong")
+logger = logging.getLogger(__name__)
 
 __all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration",
            "observe"]
@@ -61,7 +64,29 @@ def choose(*, table, game, seat: int, level: str) -> dict:
     if obs.phase in ("deal", "last_chance"):
         return declaration(game=game, seat=seat, level=level)
     rng = random.Random(f"{table.pk}:{table.version}:{seat}")
-    return decide(obs, level, rng)
+    try:
+        action = decide(obs, level, rng)
+        if is_legal(obs, action):
+            return action
+        logger.error("bot %s chose an illegal action %s", level, action)
+    except Exception:  # a bot must never stall a live table
+        logger.exception("bot %s failed at seat %s", level, seat)
+    return random_decide(obs, rng)
+
+
+def is_legal(obs, action):
+    """Legality of a bury or play judged from the observation alone (RULES §4, §5)."""
+    cards = action.get("cards") or []
+    if action.get("seat") != obs.seat or Counter(cards) - Counter(obs.hand):
+        return False
+    if obs.phase == "bury":
+        return action["type"] == "bury" and len(cards) == 8
+    if action["type"] != "play" or obs.turn != obs.seat:
+        return False
+    ctx = obs.ctx
+    if not obs.trick:
+        return bool(cards) and len({ctx.cls[c] for c in cards}) == 1
+    return engine.is_legal_follow(list(obs.trick[0][1]), list(obs.hand), cards, ctx)[0]
 
 
 def declaration(*, game, seat: int, level: str) -> dict | None:
