@@ -24,6 +24,7 @@ from django.db import connections
 from games import engine
 from games.models import Table
 from tests.conftest import make_user
+from tests.servers import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -38,12 +39,6 @@ CARD_CODE = re.compile(r'data-card="([A-Z0-9]+)"')
 
 
 # --- the server ----------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def database_url() -> str:
     db = settings.DATABASES["default"]
