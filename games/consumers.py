@@ -21,7 +21,7 @@ from games.models import Table
 
 MAX_MESSAGE_BYTES = 4096
 # Flood budget per socket: more than this many messages in the window closes it (1008).
-BUDGET_MESSAGES = 40
+BUDGET_MESSAGES = 80
 BUDGET_WINDOW_S = 5.0
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # The table row and seats as last read in this process, per table: the sockets of a table

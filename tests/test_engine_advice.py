@@ -19,7 +19,8 @@ def play_table(hands, turn=0, trick=(), dealer=0, level="7", trump="H"):
 def test_classify_lead_never_judges_a_throw():
     g = play_table([["SA", "SQ", "D3"], ["SK"], ["S3"], ["C3"]])
     c = classify(g, 0, ["SA", "SQ"])
-    assert c == {"shape": "throw", "length": None, "legal": True, "code": None, "reason": None}
+    assert c == {"shape": "throw", "length": None, "legal": True, "code": None, "reason": None,
+                 "reason_template": None, "params": {}}
     assert classify(g, 0, ["SA", "D3"])["code"] == "mixed_lead"
     assert classify(g, 0, [])["shape"] == "empty" and not classify(g, 0, [])["legal"]
     assert classify(g, 1, ["SK"])["code"] == "not_your_turn"

@@ -129,10 +129,10 @@ async def test_flooding_socket_is_closed_with_1008(players, fast_clock):
     table = await sync_to_async(make_table)(players[0], players=players)
     client = await ws_client(f"/ws/table/{table.pk}/", players[1])
     await client.receive()
-    for _ in range(60):
+    for _ in range(120):
         await client.communicator.send_to(text_data=json.dumps({"action": "classify", "cards": []}))
     closed = None
-    for _ in range(200):
+    for _ in range(300):
         output = await client.communicator.receive_output(timeout=2)
         if output["type"] == "websocket.close":
             closed = output
@@ -151,3 +151,25 @@ async def test_seat_changes_before_the_match_and_owner_only_start(players, fast_
     await expect_error(east, {"action": "sit", "seat": 0, "version": state["version"]}, "seat_taken", table.pk)
     await expect_error(east, {"action": "start_match", "version": state["version"]}, "not_owner", table.pk)
     await east.close()
+
+
+async def test_selection_verdicts_and_refusals_speak_the_players_language(players, fast_clock):
+    from accounts.services import profile_set_language
+
+    table, game, clients = await playing_table(players)
+    turn = game.turn
+    await sync_to_async(profile_set_language)(user=players[turn], language="zh-hans")
+    chinese = await ws_client(f"/ws/table/{table.pk}/", players[turn])
+    await chinese.receive()
+    illegal = _illegal_follow(game, turn)
+    if illegal is None:  # the mover is void in the led suit: any card is legal, nothing to refuse
+        pytest.skip("this deal gives the mover no illegal follow")
+    await chinese.send({"action": "classify", "cards": illegal})
+    verdict = await chinese.receive_until(lambda m: m["type"] == "selection")
+    assert not verdict["legal"]
+    assert "§5.4" in verdict["html"] and "必须" in verdict["html"]
+    refusal = await expect_error(chinese, {"action": "play", "cards": illegal, "version": table.version},
+                                 "must_follow_suit", table.pk)
+    assert "§5.4" in refusal["message"] and "必须" in refusal["message"]
+    for client in clients + [chinese]:
+        await client.close()

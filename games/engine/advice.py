@@ -27,10 +27,12 @@ def classify(game, seat, cards):
     ctx = game.ctx
     shape = shape_of(cards, ctx) if cards else {"shape": "empty"}
     out = {"shape": shape["shape"], "length": shape.get("length"), "legal": False,
-           "code": None, "reason": None}
+           "code": None, "reason": None, "reason_template": None, "params": {}}
 
     def refuse(err):
+        # The template and params let the web layer translate the reason.
         out["code"], out["reason"] = err.code, err.message
+        out["reason_template"], out["params"] = err.template, dict(err.params)
         return out
 
     if game.phase == "bury":
