@@ -79,14 +79,17 @@ async def test_bad_messages_are_refused_and_change_nothing(players, fast_clock):
 
 
 def _illegal_follow(game, seat):
+    """A follow that keeps back a led-suit card while playing another suit (RULES §5.4)."""
     ctx = engine.context(game.level, game.trump)
     lead = game.trick[0][1]
     led = ctx.suit_class(lead[0])
     hand = game.hands[seat]
-    if len(lead) != 1 or not any(ctx.suit_class(c) == led for c in hand):
-        return None
+    same = [c for c in hand if ctx.suit_class(c) == led]
     off = [c for c in hand if ctx.suit_class(c) != led]
-    return off[:1] or None
+    keep = min(len(same), len(lead)) - 1
+    if keep < 0 or len(off) < len(lead) - keep:
+        return None
+    return same[:keep] + off[:len(lead) - keep]
 
 
 async def test_spectator_cannot_act_and_errors_go_only_to_the_sender(players, fast_clock):
