@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from games import bots, engine
-from games.bots import basic, match
+from games.bots import match
 from games.bots.observation import observe
 
 STRONG_FAST = {"budget": 5.0, "worlds": 6}  # deterministic: stops at 6 worlds, not by time

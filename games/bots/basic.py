@@ -13,7 +13,7 @@ from games import engine
 from games.engine.shapes import requirements, split
 from games.engine.tricks import play_value
 
-from .cardsense import (POINTS, TRUMP, by_class, follow_options, keep_value, play_cost)
+from .cardsense import POINTS, TRUMP, by_class, follow_options, play_cost
 from .knowledge import Knowledge
 
 COST_WEIGHT = 0.5

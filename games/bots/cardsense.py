@@ -8,7 +8,7 @@ from collections import Counter
 from types import SimpleNamespace
 
 from games import engine
-from games.engine.shapes import fit_tractors, pair_positions, requirements, split
+from games.engine.shapes import fit_tractors, requirements, split
 
 TRUMP = engine.TRUMP_CLASS
 POINTS = {c: engine.points([c]) for c in engine.CODES}
@@ -176,7 +176,3 @@ def _dedupe(plays):
             seen.add(key)
             out.append(p)
     return out
-
-
-def pairs_of(cards, ctx):
-    return pair_positions(cards, ctx)

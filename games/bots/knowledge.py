@@ -7,7 +7,7 @@ build it directly with `Knowledge.make` from their own simulated state.
 from collections import Counter
 
 from games import engine
-from games.engine.shapes import pair_positions, runs, split
+from games.engine.shapes import runs, split
 
 FULL = Counter(engine.full_deck())
 
@@ -126,7 +126,3 @@ def declared_held(obs, by_seat):
         owner = seat
         shown[seat] |= areas[seat]
     return [shown[s] - by_seat[s] if s != obs.seat else Counter() for s in range(4)]
-
-
-def pairs_in(cards, ctx):
-    return pair_positions(cards, ctx)

@@ -170,7 +170,6 @@ class Rollout:
         ctx = obs.ctx
         self.hands, self.buried = [ctx.sort(h) for h in hands], buried
         self.voids = [set(v) for v in k.voids]
-        self.kitty_est = k.kitty_points
 
     def play(self, first, bury=None):
         """Play `first` for this seat, then the rest of the hand by basic policies; returns
