@@ -78,8 +78,18 @@ async def _run(table_id: int) -> None:
                 continue  # re-read: the table may have moved on meanwhile
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
+            action = step.action
+            if action["type"] in services.BOT_STEPS:
+                # Think in a worker thread of its own, not in the DB thread nor under the row lock.
+                move = await database_sync_to_async(services.bot_decide, thread_sensitive=False)(
+                    table_id=table_id, version=version, step_action=action,
+                )
+                if move is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                action = {**action, "move": move}
             await database_sync_to_async(services.table_act)(
-                table_id=table_id, action=step.action, expected_version=version, source=step.source,
+                table_id=table_id, action=action, expected_version=version, source=step.source,
             )
         except services.ActionRejected:
             await asyncio.sleep(0.05)  # someone else (another process, a player) got there first

@@ -183,27 +183,49 @@ def _clock_action(table, seats, action, user, source, now):
     return _run_engine(table, seats, [action], now)
 
 
-def _bot_move(table, seats, action, user, source, now):
-    """A bot (or an absent player's stand-in) acts through the same path as people."""
+BOT_STEPS = ("bot_move", "time_out", "bot_declare")
+BOT_MOVES = ("bury", "play", "declare")
+
+
+def bot_decide(*, table_id: int, version: int, step_action: dict) -> dict | None:
+    """The bot's move for a due bot step, decided OUTSIDE the write path's lock.
+
+    A strong bot thinks for up to a second; doing that while holding the table row (and
+    the process's one sync thread) would stall every other action. The move is then
+    submitted with the version it was decided on, so a stale decision is simply refused.
+    """
     from games import bots
 
+    table = Table.objects.filter(pk=table_id, version=version).first()
+    if table is None or table.state is None:
+        return None
+    seat = table.seats.get(position=step_action["seat"])
+    game = clock.live(table, engine.Game.from_json(table.state), timezone.now())
+    if step_action["type"] == "bot_declare":
+        return clock.bot_declaration(game, seat)
+    return bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
+
+
+def _bot_move(table, seats, action, user, source, now):
+    """A bot (or an absent player's stand-in) acts through the same path as people."""
     if source not in ("bot", "clock"):
         raise ActionRejected("not_allowed", gettext_noop("Only the server plays for bots."))
     _require_playing(table)
     game = engine.Game.from_json(table.state)
     step = clock.due_step(table, game, seats, now)
-    if step is None or step.action != action or step.due > now:
+    due = {"type": action["type"], "seat": action.get("seat")}
+    if step is None or step.action != due or step.due > now:
         raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
+    move = action.get("move")
     seat = seats[action["seat"]]
+    if not isinstance(move, dict) or move.get("type") not in BOT_MOVES or move.get("seat") != seat.position:
+        raise ActionRejected("bad_action", gettext_noop("A bot step needs the bot's move for its own seat."))
     if action["type"] == "time_out":
         seat.autoplay = True
         seat.save(update_fields=["autoplay"])
-    if action["type"] == "bot_declare":
-        # The bot saw the cards dealt by now; persist those first (docs/table-runtime.md).
-        chosen = clock.bot_declaration(clock.live(table, game, now), seat)
-        return _run_engine(table, seats, _catch_up_deal(table, game.phase, game.dealt, now) + [chosen], now)
-    chosen = bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
-    return _run_engine(table, seats, [chosen], now)
+    # A declaration was decided on the cards dealt by then; persist those first.
+    catch_up = _catch_up_deal(table, game.phase, game.dealt, now) if move["type"] == "declare" else []
+    return _run_engine(table, seats, catch_up + [move], now)
 
 
 def _resume(table, seats, action, user, source, now):

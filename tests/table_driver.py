@@ -112,6 +112,16 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
             time.sleep(min(wait, 0.5))
             continue
         if step.action is not None:
-            services.table_act(table_id=table_id, action=step.action, expected_version=table.version,
-                               source=step.source)
+            services.table_act(table_id=table_id, action=with_bot_move(table, step.action),
+                               expected_version=table.version, source=step.source)
     raise AssertionError("the table did not reach the goal")
+
+
+def with_bot_move(table, action):
+    """Bot steps carry the move the bot decided before the write (as the runner does)."""
+    from games import services
+
+    if action["type"] not in services.BOT_STEPS:
+        return action
+    move = services.bot_decide(table_id=table.pk, version=table.version, step_action=action)
+    return {**action, "move": move}

@@ -7,6 +7,7 @@ from django.utils import timezone
 from games import clock, engine, services
 from games.models import Table, TableEvent
 from tests.conftest import make_table
+from tests.table_driver import with_bot_move
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,8 @@ def test_deal_end_fix_trump_and_stale_ticks(players, settings):
     seats = list(table.seats.order_by("position"))
     step = clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
     while step.action and step.action["type"] == "bot_declare":
-        services.table_act(table_id=table.pk, action=step.action, expected_version=table.version, source="bot")
+        services.table_act(table_id=table.pk, action=with_bot_move(table, step.action),
+                           expected_version=table.version, source="bot")
         table.refresh_from_db()
         step = clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
     assert step.action == {"type": "deal", "upto": 100}
@@ -66,17 +68,21 @@ def test_deal_end_fix_trump_and_stale_ticks(players, settings):
     assert player.value.code == "not_allowed"
 
 
-def test_bots_declare_during_the_deal_with_the_cards_dealt_by_then(players):
+def table_with_a_due_bot_declaration(owner):
     for _attempt in range(25):
-        table = rewind_deal(bot_table(players[0]), 60)
+        table = rewind_deal(bot_table(owner), 60)
         seats = list(table.seats.order_by("position"))
         step = clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
         if step.action and step.action["type"] == "bot_declare":
-            break
+            return table, step
         Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
-    else:
-        pytest.fail("no bot wanted to declare with 15 cards in 25 deals")
-    services.table_act(table_id=table.pk, action=step.action, expected_version=table.version, source="bot")
+    pytest.fail("no bot wanted to declare with 15 cards in 25 deals")
+
+
+def test_bots_declare_during_the_deal_with_the_cards_dealt_by_then(players):
+    table, step = table_with_a_due_bot_declaration(players[0])
+    services.table_act(table_id=table.pk, action=with_bot_move(table, step.action),
+                       expected_version=table.version, source="bot")
     rows = list(TableEvent.objects.filter(table_id=table.pk).order_by("-seq")[:2])
     declare, catch_up = rows
     assert catch_up.action == {"type": "deal", "upto": 60}
@@ -85,9 +91,21 @@ def test_bots_declare_during_the_deal_with_the_cards_dealt_by_then(players):
     assert game.standing["seat"] == step.action["seat"] and game.dealt == 60
 
 
+def test_a_bot_step_needs_a_move_for_the_bots_own_seat(players):
+    table, step = table_with_a_due_bot_declaration(players[0])
+    other_seat = (step.action["seat"] % 3) + 1
+    for bad in (None, {"type": "fix_trump"}, {"type": "declare", "seat": other_seat, "cards": []}):
+        with pytest.raises(services.ActionRejected) as refused:
+            services.table_act(table_id=table.pk, action={**step.action, "move": bad},
+                               expected_version=table.version, source="bot")
+        assert refused.value.code == "bad_action"
+    assert Table.objects.get(pk=table.pk).state == table.state
+
+
 def test_no_bots_means_no_mid_deal_wakeups(players):
     table = make_table(players[0], players=players)
     services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     table = rewind_deal(Table.objects.get(pk=table.pk), 10)
     step = clock.due_step(table, engine.Game.from_json(table.state), list(table.seats.all()), timezone.now())
     assert step.action == {"type": "deal", "upto": 100}
+
