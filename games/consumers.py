@@ -15,8 +15,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_banned
-from games import clock, engine, rendering, runner, selectors, services
+from games import clock, engine, presence, rendering, runner, selectors, services
 from games.i18n import language_for_scope, translate_notice, translate_rejection
+from games.lobby import LOBBY_GROUP
 from games.models import Table
 
 MAX_MESSAGE_BYTES = 4096
@@ -37,6 +38,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.version = -1
         self.deal_task = None
+        self.heartbeat = None
+        self.watching = False  # counted as a spectator (games/presence.py)
         self.sent_times = []
         if not self.user.is_authenticated:
             await self.close(code=4401)
@@ -59,6 +62,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.deal_task:
             self.deal_task.cancel()
+        if self.watching:
+            await self._set_watching(False)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(f"user-{self.user.pk}", self.channel_name)
@@ -140,7 +145,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if snapshot is None:
             await self.close(code=4404)
             return
-        version, regions, deal_plan = snapshot
+        version, regions, deal_plan, seat = snapshot
+        if (seat is None) != self.watching:
+            await self._set_watching(seat is None)
         if version < self.version and not force:
             return
         self.version = version
@@ -215,7 +222,26 @@ class TableConsumer(AsyncWebsocketConsumer):
                 if receiver == seat and index >= game.dealt
             ]
             deal_plan = (game, context_args, upcoming)
-        return table.version, regions, deal_plan
+        return table.version, regions, deal_plan, seat
+
+    async def _set_watching(self, watching: bool):
+        """Count this socket as a spectator (or stop), and tell the lobby."""
+        self.watching = watching
+        if watching:
+            await database_sync_to_async(presence.spectator_watch)(
+                table_id=self.table_id, channel_name=self.channel_name, user=self.user,
+            )
+            self.heartbeat = asyncio.create_task(self._keep_watching())
+        else:
+            if self.heartbeat:
+                self.heartbeat.cancel()
+            await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)
+        await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+    async def _keep_watching(self):
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.spectator_touch)(channel_name=self.channel_name)
 
     def _classify(self, cards):
         table, seats, seat = self._load()

@@ -24,6 +24,7 @@ def lobby_rows() -> list[dict]:
         rows.append({
             "table": table, "names": seat_names(seats),
             "taken": sum(1 for s in seats if not s.is_free),
+            "watching": table.watching,
         })
     return rows
 

@@ -215,3 +215,16 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.table_id} {self.user_id}: {self.text[:40]}"
+
+
+class Spectator(models.Model):
+    """A socket watching a table without a seat (for the lobby's spectator count).
+
+    One row per socket, removed on disconnect; `seen_at` is refreshed while it lives, so
+    rows left by a crashed server stop counting on their own.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="spectators")
+    channel_name = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    seen_at = models.DateTimeField(auto_now=True, db_index=True)

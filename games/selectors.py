@@ -9,9 +9,12 @@ from games.models import Seat, Table
 
 def visible_tables():
     """Lobby list: public, not closed; private tables are reachable only by link."""
+    from games.presence import fresh_since
+
     return (
         Table.objects.filter(is_private=False)
         .exclude(status=Table.Status.CLOSED)
+        .annotate(watching=Count("spectators", filter=Q(spectators__seen_at__gte=fresh_since())))
         .prefetch_related("seats__user")
         .order_by("status", "-created_at")
     )

@@ -1,0 +1,83 @@
+"""The lobby: live list over the websocket, table creation, private tables, spectators."""
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import reverse
+from django.utils.html import escape
+
+from games.models import Table
+from tests.conftest import WsClient, make_table, make_user, session_cookie, ws_client
+from tests.table_driver import cards_in, play_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def lobby_row(html, table):
+    start = html.index(f'data-table="{table.pk}"')
+    return html[start:html.index("</tr>", start)]
+
+
+async def test_lobby_updates_live_as_people_sit_and_watch(players, fast_clock):
+    table = await sync_to_async(make_table)(players[0], players=[players[0]])
+    lobby = WsClient("/ws/lobby/", cookie=await sync_to_async(session_cookie)(players[3]))
+    assert (await lobby.connect())[0]
+    first = await lobby.receive()
+    assert first["type"] == "lobby" and escape(table.name) in first["html"]
+    assert "1/4" in lobby_row(first["html"], table)
+
+    guest = await ws_client(f"/ws/table/{table.pk}/", players[1])  # joins as a spectator first
+    update = await lobby.receive_until(lambda m: 'class="watching">1<' in lobby_row(m["html"], table))
+    await guest.receive()
+    await guest.send({"action": "sit", "seat": 1, "version": table.version})
+    update = await lobby.receive_until(lambda m: "2/4" in lobby_row(m["html"], table))
+    row = lobby_row(update["html"], table)
+    assert players[1].username in row
+    await lobby.receive_until(lambda m: 'class="watching">0<' in lobby_row(m["html"], table))
+    await guest.close()
+    await lobby.close()
+
+
+def test_creating_a_table_stores_its_options(client, players):
+    client.force_login(players[0])
+    response = client.post(reverse("create_table"), {
+        "name": "Evening game", "deal_pace_ms": 200, "last_chance_ms": 3000, "turn_limit_s": 30,
+        "allow_bots": "on",
+    })
+    table = Table.objects.get(name="Evening game")
+    assert response.status_code == 302 and response.url == reverse("table", args=[table.pk])
+    assert (table.deal_pace_ms, table.last_chance_ms, table.turn_limit_s, table.allow_bots, table.is_private) == (
+        200, 3000, 30, True, False)
+    page = client.get(response.url)
+    assert "200 ms" in page.text and "30 s" in page.text
+    bad = client.post(reverse("create_table"), {"name": "x", "deal_pace_ms": 1, "last_chance_ms": 0, "turn_limit_s": 7})
+    assert bad.status_code == 400 and not Table.objects.filter(name="x").exists()
+
+
+def test_private_tables_are_unlisted_and_need_the_link(client, players):
+    table = make_table(players[0], players=[players[0]], is_private=True)
+    client.force_login(players[1])
+    assert escape(table.name) not in client.get(reverse("lobby")).text
+    assert client.get(reverse("table", args=[table.pk])).status_code == 404
+    invited = client.get(reverse("invite", args=[table.invite_code]), follow=True)
+    assert invited.status_code == 200 and escape(table.name) in invited.text
+
+
+async def test_spectators_see_no_hidden_card(players, fast_clock):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players]
+    watcher = await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)("watcher"))
+    await clients[0].send({"action": "start_match", "version": table.version})
+    table, game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 2)
+    await watcher.drain()
+    from tests.table_driver import public_cards_by_version
+
+    public = await public_cards_by_version(table.pk)
+    seen = 0
+    for message in watcher.received:
+        codes = set(cards_in(message))
+        version = message.get("version", max(public))
+        allowed = public[max(v for v in public if v <= version)]
+        assert codes <= allowed, f"a spectator was shown {codes - allowed}"
+        seen += len(codes)
+    assert seen > 0  # played cards did reach the spectator
+    for client in clients + [watcher]:
+        await client.close()
