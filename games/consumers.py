@@ -168,7 +168,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             with translation.override(self.language):
                 view = engine.view(game, context_args["viewer_seat"])
                 context = rendering.table_context(view=view, **context_args)
-                regions = rendering.render_regions(context, ("hand", "status"))
+                regions = rendering.render_regions(context, ("hand",))
             await self.send(text_data=json.dumps(
                 {"type": "card", "version": version, "dealt": index + 1, "html": regions}
             ))

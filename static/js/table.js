@@ -94,6 +94,16 @@
     updateDealtCounts();
   }
 
+  // A card push carries only this seat's hand; the public dealt count travels as a number.
+  function showDealt(dealt) {
+    const meter = root.querySelector("#status .dealt[data-dealt]");
+    if (!meter) return;
+    meter.dataset.dealt = String(dealt);
+    meter.textContent = dealt + " / 100";
+    const bar = root.querySelector("#status .meter-bar");
+    if (bar) bar.style.width = dealt + "%";
+  }
+
   // During the deal only this seat's own cards are pushed; the other seats' counts follow
   // from the public dealt count (one card each in turn from the first receiver).
   function updateDealtCounts() {
@@ -170,6 +180,7 @@
       swap(msg.html);
     } else if (msg.type === "card") {
       if (msg.version !== version) return send({ action: "sync" }); // gap: ask for a resync
+      showDealt(msg.dealt);
       swap(msg.html, { arriving: true });
     } else if (msg.type === "selection") {
       pending = Math.max(0, pending - 1);
