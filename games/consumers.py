@@ -30,6 +30,9 @@ CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_
 # Safe because every change of a table or its seats bumps its version (services.table_act).
 _LOADED: dict[int, tuple] = {}
 _LOADED_MAX = 5000
+# Spectators of a table see the same thing: one render per (table, version, cards dealt,
+# language, owner or not) serves them all (the view has no hand, RULES §9).
+_SPECTATOR_RENDERS: dict[tuple, dict] = {}
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -210,10 +213,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         now = timezone.now()
         game = selectors.live_game(table, now)
-        view = engine.view(game, seat) if game else None
         context_args = {"table": table, "seats": seats, "viewer_seat": seat, "user": self.user}
-        with translation.override(self.language):
-            regions = rendering.render_regions(rendering.table_context(view=view, **context_args))
+        key = (table.pk, table.version, game.dealt if game else 0, self.language, self.user.pk == table.owner_id)
+        regions = _SPECTATOR_RENDERS.get(key) if seat is None else None
+        if regions is None:
+            view = engine.view(game, seat) if game else None
+            with translation.override(self.language):
+                regions = rendering.render_regions(rendering.table_context(view=view, **context_args))
+            if seat is None:
+                if len(_SPECTATOR_RENDERS) >= _LOADED_MAX:
+                    _SPECTATOR_RENDERS.clear()
+                _SPECTATOR_RENDERS[key] = regions
         deal_plan = None
         if game is not None and game.phase == "deal" and seat is not None:
             upcoming = [

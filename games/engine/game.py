@@ -3,7 +3,7 @@
 Plain data only, so to_json/from_json are lossless and cheap. The rules that change it
 live in actions.py (apply); what a seat may see lives in views.py.
 """
-import copy
+import pickle
 
 from .order import context
 
@@ -94,12 +94,12 @@ class Game:
         data = {name: getattr(self, name) for name in _MATCH_FIELDS}
         for name in _HAND_FIELDS:
             data[name] = getattr(self, name)
-        return copy.deepcopy(data)
+        return _clone(data)
 
     @classmethod
     def from_json(cls, data):
         g = cls()
-        data = copy.deepcopy(data)
+        data = _clone(data)
         for name in _MATCH_FIELDS:
             setattr(g, name, data[name])
         for name, empty in _HAND_FIELDS.items():
@@ -112,3 +112,9 @@ class Game:
     def __repr__(self):
         return (f"<Game hand {self.hand_no} {self.phase} dealer={self.dealer} "
                 f"trump={self.trump} levels={self.levels}>")
+
+
+def _clone(data):
+    """A deep copy of plain JSON data; pickling is ~5x faster than copy.deepcopy here,
+    and the server copies the state several times per action."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
