@@ -6,7 +6,6 @@ sends the recent lines, so a reconnect also repairs any line a dropped group mes
 lost (STYLE pitfall 1). Every line is rendered by the escaped partial the page uses.
 """
 import json
-import time
 from datetime import datetime
 from urllib.parse import parse_qs
 
@@ -21,19 +20,20 @@ from accounts.selectors import is_banned
 from games import chat, selectors
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.models import Table
-
-MAX_MESSAGE_BYTES = 2048
-BUDGET_MESSAGES = 20  # per socket and window: beyond that the socket is closed (1008)
-BUDGET_WINDOW_S = 10.0
+from games.socket_input import JsonInput
 
 
-class ChatConsumer(AsyncWebsocketConsumer):
+
+class ChatConsumer(JsonInput, AsyncWebsocketConsumer):
+    max_message_bytes = 2048
+    budget_messages = 20  # per socket and window: beyond that the socket is closed (1008)
+    budget_window_s = 10.0
+
     async def connect(self):
         self.user = self.scope["user"]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite")
         self.invite = invite[0] if invite else None
-        self.sent_times = []
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -55,32 +55,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(f"user-{self.user.pk}", self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self._over_budget():
-            await self.close(code=1008)
+        message = await self.read_message(text_data, bytes_data)
+        if message is None:
             return
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > MAX_MESSAGE_BYTES:
-            return await self.send_error("too_large", _("That message is too large."))
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            return await self.send_error("bad_json", _("That message is not valid JSON."))
-        if not isinstance(message, dict) or message.get("action") != "post":
+        if message["action"] != "post":
             return await self.send_error("unknown_action", _("Unknown action."))
         try:
             await database_sync_to_async(self._post)(message.get("text"))
         except chat.ChatRefused as refused:
             return await self.send_error(refused.code, translate_rejection(refused, self.language))
         await self.send(text_data=json.dumps({"type": "sent"}))
-
-    def _over_budget(self) -> bool:
-        now = time.monotonic()
-        self.sent_times = [t for t in self.sent_times if now - t < BUDGET_WINDOW_S]
-        self.sent_times.append(now)
-        return len(self.sent_times) > BUDGET_MESSAGES
-
-    async def send_error(self, code, message):
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
     # --- group messages -----------------------------------------------------------
 

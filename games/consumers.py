@@ -7,7 +7,6 @@ travels through Redis.
 """
 import asyncio
 import json
-import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -19,11 +18,8 @@ from games import clock, engine, presence, rendering, runner, selectors, service
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.lobby import LOBBY_GROUP
 from games.models import Table
+from games.socket_input import JsonInput
 
-MAX_MESSAGE_BYTES = 4096
-# Flood budget per socket: more than this many messages in the window closes it (1008).
-BUDGET_MESSAGES = 80
-BUDGET_WINDOW_S = 5.0
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # The table row and seats as last read in this process, per table: the sockets of a table
 # that are told "changed, version N" share one read of version >= N instead of one each.
@@ -35,7 +31,7 @@ _LOADED_MAX = 5000
 _SPECTATOR_RENDERS: dict[tuple, dict] = {}
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(JsonInput, AsyncWebsocketConsumer):
     async def connect(self):
         self.user = self.scope["user"]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -43,7 +39,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.deal_task = None
         self.heartbeat = None
         self.watching = False  # counted as a spectator (games/presence.py)
-        self.sent_times = []
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -75,18 +70,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- incoming -------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self._over_budget():
-            await self.close(code=1008)
+        message = await self.read_message(text_data, bytes_data)
+        if message is None:
             return
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > MAX_MESSAGE_BYTES:
-            return await self.send_error("too_large", _("That message is too large."))
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            return await self.send_error("bad_json", _("That message is not valid JSON."))
-        if not isinstance(message, dict) or not isinstance(message.get("action"), str):
-            return await self.send_error("bad_message", _("A message needs an action."))
         kind = message["action"]
         if kind == "sync":
             return await self.push_state(force=True)
@@ -111,12 +97,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             if rejected.code == "stale_version":
                 await self.push_state(force=True)
 
-    def _over_budget(self) -> bool:
-        now = time.monotonic()
-        self.sent_times = [t for t in self.sent_times if now - t < BUDGET_WINDOW_S]
-        self.sent_times.append(now)
-        return len(self.sent_times) > BUDGET_MESSAGES
-
     async def classify(self, cards):
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 33:
             return await self.send_error("bad_action", _("An action needs a list of cards."))
@@ -139,9 +119,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=4003)
 
     user_removed = table_closed
-
-    async def send_error(self, code, message):
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
     async def push_state(self, force=False, at_least=None):
         snapshot = await database_sync_to_async(self._snapshot)(at_least)
