@@ -87,5 +87,6 @@ def due_step(table, game, seats, now: datetime) -> Step | None:
             delay = timedelta(milliseconds=settings.GAMES_BOT_DELAY_MS)
             return Step(table.updated_at + delay, {"type": "bot_move", "seat": game.turn}, "bot")
         if table.turn_limit_s and table.deadline:
-            return Step(table.deadline, {"type": "time_out", "seat": game.turn}, "clock")
+            # Logged as the bot's move: from now on a bot plays this seat (autoplay).
+            return Step(table.deadline, {"type": "time_out", "seat": game.turn}, "bot")
     return None

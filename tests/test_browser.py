@@ -379,6 +379,9 @@ def play_a_hand(server, browser, watch):
         if len(game.tricks) in (0, 12) and not game.trick:
             assert_hand_shown(page, game, seat)
         cards = engine.sample_play(game, seat, rng)
+        # Nothing is pre-selected when a turn starts, even right after winning a trick
+        # with cards whose identical twins are still in hand.
+        assert page.evaluate(PRESSED) == 0, "a card is still selected from the previous play"
         if seat == 3 and not checked_chinese:  # West's page speaks Chinese, pushes included
             assert play_button.inner_text().strip() == "出牌"
             checked_chinese = True

@@ -20,14 +20,17 @@ async def test_timed_out_seat_is_autoplayed_until_the_player_returns(players, fa
     await clients[absent].close()
     async def autoplayed():
         for _ in range(250):
-            rows = await sync_to_async(list)(TableEvent.objects.filter(table_id=table.pk, seq__gt=table.version, source="bot"))
+            rows = await sync_to_async(list)(TableEvent.objects.filter(
+                table_id=table.pk, seq__gt=table.version, source="bot", action__seat=absent))
             if rows:
                 return rows
             await asyncio.sleep(0.02)
         return []
 
     rows = await autoplayed()
-    assert rows and rows[0].action["seat"] == absent
+    # The absent seat's time-out is the first move after it left, made by the bot.
+    first_after = await sync_to_async(lambda: TableEvent.objects.filter(table_id=table.pk, seq__gt=table.version).first())()
+    assert rows and first_after.action["seat"] == absent and first_after.source == "bot"
     assert await sync_to_async(Seat.objects.get)(table=table, position=absent, autoplay=True)
     back = await ws_client(f"/ws/table/{table.pk}/", players[absent])
     await back.receive()

@@ -234,6 +234,10 @@
     if (action === "play" || action === "bury") {
       payload.cards = selectedCards();
       button.disabled = true; // one click, one action
+      // These cards are committed: a push that puts me on turn again (I won the trick)
+      // must not re-select their identical twins still in my hand.
+      root.querySelectorAll('.card-btn[aria-pressed="true"]').forEach((b) => b.setAttribute("aria-pressed", "false"));
+      updateCounter();
     }
     send(payload);
   });
