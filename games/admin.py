@@ -2,8 +2,9 @@
 write path, games/services.py), linked table → matches → hands → events, with the
 moderators' "close" and "delete message" actions (docs/moderation.md).
 
-The record holds private game data (decks, buried cards, seat-private events):
-grant admin access only to trusted staff.
+The record holds private game data (decks, buried cards, seat-private events). While a
+hand runs it stays hidden here too — moderators may also be players (RULES §9) — and
+shows once the hand is over.
 """
 from django.contrib import admin
 from django.urls import reverse
@@ -33,9 +34,16 @@ class HandInline(ReadOnlyInline):
     fields = ("number", "level", "dealer", "trump", "defenders_score", "level_change", "finished_at")
 
 
+def hand_is_over(hand) -> bool:
+    return hand is None or hand.finished_at is not None
+
+
 class BuryInline(ReadOnlyInline):
     model = Bury
     fields = ("seat", "kitty", "cards")
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return hand_is_over(obj) and super().has_view_permission(request, obj)
     show_change_link = False
 
 
@@ -131,6 +139,9 @@ class HandAdmin(ReadOnlyAdmin):
     readonly_fields = ("match_link", "events_link")
     inlines = (BuryInline,)
 
+    def get_exclude(self, request, obj=None):
+        return None if obj is None or hand_is_over(obj) else ("deck", "seed")
+
     @admin.display(description=_("match"), ordering="match")
     def match_link(self, hand):
         return change_link(hand.match)
@@ -144,6 +155,9 @@ class HandAdmin(ReadOnlyAdmin):
 class BuryAdmin(ReadOnlyAdmin):
     list_display = ("hand_link", "seat", "created_at")
     list_select_related = ("hand__match__table",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(hand__finished_at__isnull=False)
 
     @admin.display(description=_("hand"), ordering="hand")
     def hand_link(self, bury):
@@ -159,6 +173,10 @@ class TableEventAdmin(ReadOnlyAdmin):
     search_fields = ("table__name", "actor__username", "=table__id")
     list_select_related = ("table", "actor", "hand__match__table")
     readonly_fields = ("table_link", "hand_link")
+
+    def get_exclude(self, request, obj=None):
+        # A running hand's actions and events name cards (dealt, buried, in hand).
+        return None if obj is None or hand_is_over(obj.hand) else ("action", "events")
 
     def lookup_allowed(self, lookup, value, request=None):
         # Match → its events (MatchAdmin.events_link).
