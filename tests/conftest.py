@@ -11,6 +11,17 @@ from django.test import Client
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 
 
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test runs its own event loop; a channel layer (and its receive lock) created in
+    one loop must not be reused by the next, or one test's leftovers break the rest."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest.fixture
 def fast_clock(settings):
     """Timed steps fast enough for tests; the clock logic is the same."""
