@@ -4,7 +4,6 @@ Room actions go through games/moderation.py (the table's write path); chat and
 kick-lifting through accounts/moderation.py. Every moderation view is
 `moderator_required` (403 without the `accounts.moderate` permission).
 """
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404

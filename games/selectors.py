@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from accounts.selectors import is_kicked
 from games import clock, engine
-from games.models import Seat, Table
+from games.models import Table
 
 
 def visible_tables():

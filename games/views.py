@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import engine, rendering, selectors
+from games import rendering, selectors
 from games.forms import TableForm
 from games.lobby import lobby_rows
 from games.models import Table

@@ -1,6 +1,7 @@
 """Shared fixtures: users with real sessions, tables, and websocket clients that go
 through the real ASGI application (auth middleware, origin check, channel layer)."""
 import json
+import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -9,6 +10,14 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+@pytest.fixture(autouse=True)
+def fast_and_isolated(settings):
+    """A cheap password hasher, and cache keys of this test only (login throttling and chat
+    rate limits count in the shared Redis cache)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture(autouse=True)
@@ -33,6 +42,17 @@ def fast_clock(settings):
 
 def make_user(username: str, password: str = "a-long-test-pass-1"):
     return get_user_model().objects.create_user(username=username, password=password)
+
+
+def make_moderator(username="mod"):
+    """A staff user with the moderation permission (not a superuser)."""
+    from django.contrib.auth.models import Permission
+
+    user = make_user(username)
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.user_permissions.add(Permission.objects.get(codename="moderate", content_type__app_label="accounts"))
+    return type(user).objects.get(pk=user.pk)  # fresh: no cached permissions
 
 
 def session_cookie(user) -> bytes:

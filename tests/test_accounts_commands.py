@@ -1,17 +1,11 @@
 """accounts/management/commands/ensure_demo_users.py"""
 from io import StringIO
 
-import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 User = get_user_model()
 DEMO = ["alice", "bob", "carol", "dave"]
-
-
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def run():

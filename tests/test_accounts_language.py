@@ -1,7 +1,6 @@
 """Language persistence: the header switch (Django's set_language) is remembered on the
 profile by accounts.middleware, and login restores it (accounts.views.LoginView).
 Chinese pages need the compiled catalog (.ci/setup runs compilemessages)."""
-import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -11,12 +10,6 @@ from accounts.models import Profile
 from accounts.services import user_register
 
 PASSWORD = "felt-table-7-kitty"
-
-
-@pytest.fixture(autouse=True)
-def _fast_isolated(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture

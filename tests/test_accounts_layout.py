@@ -68,7 +68,6 @@ def test_language_switch_posts_to_set_language_and_returns_here():
 
 def test_messages_are_shown(client, db, settings):
     # Registering sets a success message, shown on the next page rendered with base.html.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     client.post(
         reverse("register"),
         {"username": "lin", "password1": "felt-table-7-kitty", "password2": "felt-table-7-kitty"},

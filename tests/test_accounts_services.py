@@ -15,11 +15,6 @@ from accounts.services import (
 User = get_user_model()
 
 
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def test_user_register_creates_user_and_profile(db):
     user = user_register(username="lin", password="felt-table-7", email="Lin@EXAMPLE.com", language="zh-hans")
     assert user.check_password("felt-table-7")

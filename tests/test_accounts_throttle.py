@@ -4,7 +4,6 @@ import os
 import subprocess
 import sys
 import time
-import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,14 +12,6 @@ from django.urls import reverse
 from accounts.throttle import login_failure_record, login_throttle_clear, login_throttle_wait
 
 PASSWORD = "felt-table-7-kitty"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_cache(settings):
-    # The real cache backend (Redis under REDIS_URL), under a prefix of its own so
-    # concurrent test runs and earlier runs cannot see each other's counters.
-    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

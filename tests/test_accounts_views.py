@@ -1,7 +1,6 @@
 """accounts.views and the auth URLs: register, log in/out, password change and reset,
 profile and settings pages."""
 import re
-import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,12 +11,6 @@ from accounts.models import Profile
 User = get_user_model()
 PASSWORD = "felt-table-7-kitty"
 NEW_PASSWORD = "tractor-pair-9-trump"
-
-
-@pytest.fixture(autouse=True)
-def _fast_isolated(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture

@@ -200,6 +200,15 @@ class Watch:
         print("\n".join(self.log))
 
 
+@pytest.fixture(autouse=True)
+def server_password_hashers(settings, fast_and_isolated):
+    """Users log in through the real server process, which checks passwords with the
+    project's own hashers: create them with those, not the tests' fast one."""
+    from django.conf import global_settings
+
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+
+
 def log_in(context, base, username, watch):
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)

@@ -9,11 +9,6 @@ from games import chat
 from games.models import ChatMessage
 from tests.conftest import WsClient, make_table, make_user, session_cookie, ws_client
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 HOSTILE = '<script>alert("x")</script><b onclick="evil()">bold</b> & co'
 
 

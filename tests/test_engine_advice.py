@@ -2,7 +2,7 @@
 import random
 from collections import Counter
 
-from games.engine import RuleError, apply, classify, is_legal_follow, legal_plays, sample_play
+from games.engine import classify, is_legal_follow, legal_plays, sample_play
 from games.engine.casebook import table
 
 

@@ -47,6 +47,8 @@ def test_own_hand_only_sorted():  # §9, §2.6
         v = view(g, seat)
         assert v["hand"] == g.ctx.sort(g.hands[seat])
         text = json.dumps({k: v[k] for k in v if k not in ("hand",)})
+        for other in range(4):  # no other seat's hand travels anywhere in the view
+            assert other == seat or json.dumps(g.ctx.sort(g.hands[other])) not in text
         assert v["hand_counts"] == [len(h) for h in g.hands]
     assert view(g, None)["hand"] == []
 

@@ -19,11 +19,6 @@ from tests.conftest import make_table, make_user
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def make_match(table, seated, *, days_ago=0, winner=None, aborted=False, levels=None):
     """A match with `seated` (users or None for a bot) at positions 0-3."""
     number = table.matches.count() + 1

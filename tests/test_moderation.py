@@ -5,7 +5,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.contrib.auth.models import Permission
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -13,26 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts import moderation as user_moderation
-from accounts.models import Ban, Kick, ModerationLog
+from accounts.models import Kick, ModerationLog
 from games import chat, moderation, services
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
-from tests.conftest import WsClient, make_table, make_user, session_cookie, ws_client
+from tests.conftest import WsClient, make_moderator, make_table, make_user, session_cookie, ws_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-test-pass-1"
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def make_moderator(username="mod"):
-    user = make_user(username)
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    user.user_permissions.add(Permission.objects.get(codename="moderate", content_type__app_label="accounts"))
-    return type(user).objects.get(pk=user.pk)  # fresh: no cached permissions
 
 
 @sync_to_async

@@ -3,7 +3,6 @@ what each action changes, what it refuses, and that every one is in the audit lo
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
@@ -12,22 +11,9 @@ from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from accounts.selectors import is_banned, is_kicked, is_muted, user_can_moderate
 from games import chat, moderation, selectors, services
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
-from tests.conftest import make_table, make_user
+from tests.conftest import make_moderator, make_table, make_user
 
 PASSWORD = "a-long-test-pass-1"
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def make_moderator(username="mod"):
-    user = make_user(username)
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    user.user_permissions.add(Permission.objects.get(codename="moderate", content_type__app_label="accounts"))
-    return type(user).objects.get(pk=user.pk)
 
 
 @pytest.fixture

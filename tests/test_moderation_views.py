@@ -1,6 +1,5 @@
 """Moderation over HTTP: the staff pages, the admin (actions, read-only logs, links) and
 the report pages — and that nobody without the permission reaches any of it."""
-import uuid
 
 import pytest
 from django.contrib.admin import helpers
@@ -17,12 +16,6 @@ from tests.conftest import make_table, make_user
 
 User = get_user_model()
 PASSWORD = "a-long-test-pass-1"
-
-
-@pytest.fixture(autouse=True)
-def _fast_isolated(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 def permission(codename, app_label):

@@ -20,7 +20,6 @@ from tests.conftest import make_table, make_user
 
 FAST = {
     "GAMES_BOT_DELAY_MS": 0, "GAMES_NEXT_HAND_DELAY_MS": 0, "GAMES_DEAL_LEAD_IN_MS": 0,
-    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
 }
 
 

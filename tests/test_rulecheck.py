@@ -4,7 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from django.conf import settings
 from django.core.management import call_command
 

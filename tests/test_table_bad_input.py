@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from games import engine
 from games.models import Table, TableEvent
 from tests.conftest import WsClient, make_table, make_user, session_cookie, ws_client
-from tests.table_driver import load, play_until
+from tests.table_driver import play_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from games import engine
 from games.models import Hand, Table, TableEvent
 from tests.conftest import make_table, ws_client
-from tests.table_driver import cards_in, load, own_cards, play_until, public_cards_by_version
+from tests.table_driver import cards_in, own_cards, play_until, public_cards_by_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

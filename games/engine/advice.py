@@ -6,13 +6,12 @@ legal_plays enumerates follows completely up to `limit` plays; for leads it list
 single, pair and tractor and at most THROW_CAP throws (documented in docs/engine.md).
 """
 from collections import Counter
-from itertools import combinations
 
 from . import declare as _declare
 from .errors import RuleError
 from .follow import is_legal_follow
 from .order import context
-from .shapes import fit_tractors, pair_positions, requirements, runs, shape_of, split
+from .shapes import fit_tractors, requirements, runs, shape_of, split
 
 THROW_CAP = 200
 FOLLOW_LIMIT = 5000
