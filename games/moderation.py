@@ -14,31 +14,20 @@ from accounts.selectors import user_can_moderate
 from games import records
 from games.chat import chat_group
 from games.models import Seat, Table
+from games.steps import ActionRejected, Applied
 
 CLOSED_NOTICE = gettext_noop("A moderator closed this table: {reason}")
 KICKED_NOTICE = gettext_noop("A moderator removed you from this table: {reason}")
 
 
-def _applied(action, events):
-    from games.services import Applied
-
-    return [Applied(action, events)]
-
-
-def _reject(code, template, **params):
-    from games.services import ActionRejected
-
-    return ActionRejected(code, template, **params)
-
-
 def _moderator_reason(action, user, source) -> str:
     """Only a moderator, through the moderation services, and always with a reason."""
     if source != "moderator" or not user_can_moderate(user):
-        raise _reject("not_allowed", gettext_noop("Only a moderator can do that."))
+        raise ActionRejected("not_allowed", gettext_noop("Only a moderator can do that."))
     reason = action.get("reason")
     reason = " ".join(reason.split())[:300] if isinstance(reason, str) else ""
     if not reason:
-        raise _reject("reason_required", gettext_noop("Give a reason."))
+        raise ActionRejected("reason_required", gettext_noop("Give a reason."))
     return reason
 
 
@@ -59,7 +48,7 @@ def close_table(table, seats, action, user, source, now):
     )
     notice_on_commit(table.group_name, "table.closed", CLOSED_NOTICE, reason=reason)
     notice_on_commit(chat_group(table.pk), "chat.closed", CLOSED_NOTICE, reason=reason)
-    return _applied({"type": "close_table", "reason": reason}, events)
+    return [Applied({"type": "close_table", "reason": reason}, events)]
 
 
 def kick(table, seats, action, user, source, now):
@@ -74,7 +63,7 @@ def kick(table, seats, action, user, source, now):
     target_id = action.get("user")
     target = get_user_model().objects.filter(pk=target_id).first() if isinstance(target_id, int) else None
     if target is None:
-        raise _reject("no_user", gettext_noop("No such player."))
+        raise ActionRejected("no_user", gettext_noop("No such player."))
     seat = next((s for s in seats if s.user_id == target.pk), None)
     events, effect = [], "removed"
     if seat is not None:
@@ -88,7 +77,7 @@ def kick(table, seats, action, user, source, now):
         notice_on_commit(table.group_name, "user.removed", KICKED_NOTICE, reason=reason, user_id=target.pk)
         notice_on_commit(chat_group(table.pk), "chat.closed", KICKED_NOTICE, reason=reason, user_id=target.pk)
     logged = {"type": "kick", "user": target.pk, "seat": seat.position if seat else None, "reason": reason}
-    return _applied(logged, events)
+    return [Applied(logged, events)]
 
 
 def _free_seat(table, seat, reason, now) -> tuple[list, str]:

@@ -5,92 +5,75 @@ Each returns the `Applied` steps that services.table_act logs like any other act
 from django.utils.translation import gettext_noop
 
 from games.models import Seat, Table
-
-
-def _applied(action, events):
-    from games.services import Applied
-
-    return [Applied(action, events)]
-
-
-def _reject(code, template, **params):
-    from games.services import ActionRejected
-
-    return ActionRejected(code, template, **params)
+from games.selectors import seat_for
+from games.steps import ActionRejected, Applied
 
 
 def _position(action) -> int:
     position = action.get("seat")
     if not isinstance(position, int) or not 0 <= position <= 3:
-        raise _reject("bad_seat", gettext_noop("Seats are numbered 0 to 3."))
+        raise ActionRejected("bad_seat", gettext_noop("Seats are numbered 0 to 3."))
     return position
-
-
-def _not_closed(table):
-    if table.status == Table.Status.CLOSED:
-        raise _reject("table_closed", gettext_noop("This table has been closed."))
 
 
 def sit(table, seats, action, user, source, now):
     """Take a free seat, or move to another free seat before the match starts."""
-    _not_closed(table)
     position = _position(action)
     target = seats[position]
-    current = next((s for s in seats if s.user_id == user.pk), None)
+    current = seat_for(seats, user)
     if current is not None and current.position == position:
-        return _applied({"type": "sit", "seat": position, "user": user.pk}, [])
+        return [Applied({"type": "sit", "seat": position, "user": user.pk}, [])]
     if not target.is_free:
-        raise _reject("seat_taken", gettext_noop("That seat is taken."))
+        raise ActionRejected("seat_taken", gettext_noop("That seat is taken."))
     if table.status != Table.Status.WAITING:
         # During a match a seat is kept by its player; nobody new can sit (RULES §1.1: four seats).
-        raise _reject("match_running", gettext_noop("Seats can only change before the match starts."))
+        raise ActionRejected("match_running", gettext_noop("Seats can only change before the match starts."))
     if current is not None:
         current.user = None
         current.save(update_fields=["user"])
     target.user = user
     target.save(update_fields=["user"])
-    return _applied({"type": "sit", "seat": position, "user": user.pk}, [{"type": "seated", "seat": position}])
+    return [Applied({"type": "sit", "seat": position, "user": user.pk}, [{"type": "seated", "seat": position}])]
 
 
 def stand(table, seats, action, user, source, now):
     """Leave one's seat. During a match the player keeps the seat (see docs/table-runtime.md)."""
-    current = next((s for s in seats if s.user_id == user.pk), None)
+    current = seat_for(seats, user)
     if current is None:
-        raise _reject("not_seated", gettext_noop("You are not seated at this table."))
+        raise ActionRejected("not_seated", gettext_noop("You are not seated at this table."))
     if table.status == Table.Status.PLAYING:
-        raise _reject("match_running", gettext_noop("Seats can only change before the match starts."))
+        raise ActionRejected("match_running", gettext_noop("Seats can only change before the match starts."))
     current.user = None
     current.save(update_fields=["user"])
-    return _applied({"type": "stand", "seat": current.position}, [{"type": "stood", "seat": current.position}])
+    return [Applied({"type": "stand", "seat": current.position}, [{"type": "stood", "seat": current.position}])]
 
 
 def add_bot(table, seats, action, user, source, now):
-    _not_closed(table)
     if source == "player" and user.pk != table.owner_id:
-        raise _reject("not_owner", gettext_noop("Only the table's owner can add bots."))
+        raise ActionRejected("not_owner", gettext_noop("Only the table's owner can add bots."))
     if not table.allow_bots:
-        raise _reject("bots_off", gettext_noop("This table does not allow bots."))
+        raise ActionRejected("bots_off", gettext_noop("This table does not allow bots."))
     level = action.get("level", Seat.Bot.BASIC)
     if level not in (Seat.Bot.BASIC, Seat.Bot.STRONG):
-        raise _reject("bad_bot", gettext_noop("Unknown bot strength."))
+        raise ActionRejected("bad_bot", gettext_noop("Unknown bot strength."))
     position = _position(action)
     seat = seats[position]
     if not seat.is_free:
-        raise _reject("seat_taken", gettext_noop("That seat is taken."))
+        raise ActionRejected("seat_taken", gettext_noop("That seat is taken."))
     seat.bot = level
     seat.save(update_fields=["bot"])
-    return _applied({"type": "add_bot", "seat": position, "level": level}, [{"type": "seated", "seat": position}])
+    return [Applied({"type": "add_bot", "seat": position, "level": level}, [{"type": "seated", "seat": position}])]
 
 
 def remove_bot(table, seats, action, user, source, now):
     if source == "player" and user.pk != table.owner_id:
-        raise _reject("not_owner", gettext_noop("Only the table's owner can remove bots."))
+        raise ActionRejected("not_owner", gettext_noop("Only the table's owner can remove bots."))
     if table.status == Table.Status.PLAYING:
-        raise _reject("match_running", gettext_noop("Seats can only change before the match starts."))
+        raise ActionRejected("match_running", gettext_noop("Seats can only change before the match starts."))
     position = _position(action)
     seat = seats[position]
     if not seat.bot:
-        raise _reject("no_bot", gettext_noop("No bot sits there."))
+        raise ActionRejected("no_bot", gettext_noop("No bot sits there."))
     seat.bot = ""
     seat.save(update_fields=["bot"])
-    return _applied({"type": "remove_bot", "seat": position}, [{"type": "stood", "seat": position}])
+    return [Applied({"type": "remove_bot", "seat": position}, [{"type": "stood", "seat": position}])]

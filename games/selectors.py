@@ -35,11 +35,16 @@ def table_access(*, table: Table, user, invite_code: str | None = None) -> bool:
     )
 
 
+def seat_for(seats, user):
+    """The Seat this user sits in, or None (spectators, anonymous readers)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
 def seat_of(seats, user) -> int | None:
-    for seat in seats:
-        if user.is_authenticated and seat.user_id == user.pk:
-            return seat.position
-    return None
+    seat = seat_for(seats, user)
+    return None if seat is None else seat.position
 
 
 def live_game(table, now=None):

@@ -8,6 +8,7 @@ snapshot and version, and — after commit — tells the table's group
 """
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -16,25 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import clock, engine, moderation, records, seating
+from games import clock, engine, moderation, records, seating, selectors
 from games.lobby import notify_lobby
 from games.models import Table, TableEvent
+from games.steps import ActionRejected, Applied
 
 LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand", "close_table", "kick"}
-
-
-class ActionRejected(Exception):
-    """A refused action: nothing changed. `template` is translatable, `params` fill it."""
-
-    def __init__(self, code: str, template: str, **params):
-        super().__init__(template.format(**params))
-        self.code = code
-        self.template = template
-        self.params = params
-
-    @classmethod
-    def from_rule_error(cls, error: engine.RuleError) -> "ActionRejected":
-        return cls(error.code, error.template, **error.params)
 
 
 @dataclass
@@ -79,13 +67,6 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
     return Outcome(version=version, events=[e for step in applied for e in step.events])
 
 
-@dataclass
-class Applied:
-    action: dict
-    events: list
-    facts: dict = field(default_factory=dict)
-
-
 def notify_table(table_id: int, version: int, **extra) -> None:
     """Tell every socket of the table that it changed; no private data travels here."""
     layer = get_channel_layer()
@@ -99,16 +80,8 @@ def _require_playing(table):
         raise ActionRejected("not_playing", gettext_noop("No match is running at this table."))
 
 
-def _seat_of(seats, user):
-    for seat in seats:
-        if user is not None and seat.user_id == user.pk:
-            return seat
-    return None
-
-
-def _run_engine(table, seats, actions, now) -> list[Applied]:
-    """Run engine actions on the stored snapshot; all or nothing."""
-    game = engine.Game.from_json(table.state)
+def _run_engine(table, game, actions, now) -> list[Applied]:
+    """Run engine actions on `game` (the table's snapshot); all or nothing."""
     applied = []
     for action in actions:
         try:
@@ -121,17 +94,26 @@ def _run_engine(table, seats, actions, now) -> list[Applied]:
     return applied
 
 
-def _catch_up_deal(table, game_phase, game_dealt, now) -> list[dict]:
+def _catch_up_deal(table, game, now) -> list[dict]:
     """The deal is time-derived: persist the cards dealt so far before anything else."""
-    if game_phase != "deal":
+    if game.phase != "deal":
         return []
     dealt = clock.dealt_at(table, now)
-    return [{"type": "deal", "upto": dealt}] if dealt > game_dealt else []
+    return [{"type": "deal", "upto": dealt}] if dealt > game.dealt else []
+
+
+def _due_game(table, seats, action, now):
+    """The stored game, provided `action` (less a bot's move) is exactly the step due now."""
+    _require_playing(table)
+    game = engine.Game.from_json(table.state)
+    step = clock.due_step(table, game, seats, now)
+    submitted = {key: value for key, value in action.items() if key != "move"}
+    if step is None or step.action != submitted or step.due > now:
+        raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
+    return game
 
 
 def _advance_timers(table, game, action, now):
-    from datetime import timedelta
-
     kind = action["type"]
     if kind == "start_hand":
         table.deal_started_at = now + timedelta(milliseconds=settings.GAMES_DEAL_LEAD_IN_MS)
@@ -140,7 +122,7 @@ def _advance_timers(table, game, action, now):
         # RULES §3.4: the window runs from the 100th card, whenever that was persisted.
         last_card = clock.card_due_at(table, clock.DECK_DEALT - 1)
         table.deadline = last_card + timedelta(milliseconds=table.last_chance_ms)
-    elif game.phase in ("scored",):
+    elif game.phase == "scored":
         table.deadline = now + timedelta(milliseconds=settings.GAMES_NEXT_HAND_DELAY_MS)
     elif game.phase in ("bury", "play") and table.turn_limit_s:
         table.deadline = now + timedelta(seconds=table.turn_limit_s)
@@ -152,7 +134,7 @@ def _advance_timers(table, game, action, now):
 def _player_engine_action(table, seats, action, user, source, now):
     _require_playing(table)
     if source == "player":
-        seat = _seat_of(seats, user)
+        seat = selectors.seat_for(seats, user)
         if seat is None:
             raise ActionRejected("not_seated", gettext_noop("You are not seated at this table."))
         action["seat"] = seat.position  # never trust a client-sent seat
@@ -163,24 +145,18 @@ def _player_engine_action(table, seats, action, user, source, now):
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 33:
         raise ActionRejected("bad_action", gettext_noop("An action needs a list of cards."))
     game = engine.Game.from_json(table.state)
-    actions = _catch_up_deal(table, game.phase, game.dealt, now) + [
-        {"type": action["type"], "seat": action["seat"], "cards": cards}
-    ]
-    return _run_engine(table, seats, actions, now)
+    actions = _catch_up_deal(table, game, now) + [{"type": action["type"], "seat": action["seat"], "cards": cards}]
+    return _run_engine(table, game, actions, now)
 
 
 def _clock_action(table, seats, action, user, source, now):
     """Timed steps: only the server's clock submits these (games/runner.py)."""
     if source != "clock":
         raise ActionRejected("not_allowed", gettext_noop("Only the table's clock can do that."))
-    _require_playing(table)
-    game = engine.Game.from_json(table.state)
-    step = clock.due_step(table, game, seats, now)
-    if step is None or step.action is None or step.action["type"] != action["type"] or step.due > now:
-        raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
+    game = _due_game(table, seats, action, now)
     if action["type"] == "start_hand":
         action = {"type": "start_hand", "seed": secrets.token_hex(16)}
-    return _run_engine(table, seats, [action], now)
+    return _run_engine(table, game, [action], now)
 
 
 BOT_STEPS = ("bot_move", "time_out", "bot_declare")
@@ -210,12 +186,7 @@ def _bot_move(table, seats, action, user, source, now):
     """A bot (or an absent player's stand-in) acts through the same path as people."""
     if source not in ("bot", "clock"):
         raise ActionRejected("not_allowed", gettext_noop("Only the server plays for bots."))
-    _require_playing(table)
-    game = engine.Game.from_json(table.state)
-    step = clock.due_step(table, game, seats, now)
-    due = {"type": action["type"], "seat": action.get("seat")}
-    if step is None or step.action != due or step.due > now:
-        raise ActionRejected("not_due", gettext_noop("That step is not due yet."))
+    game = _due_game(table, seats, action, now)
     move = action.get("move")
     seat = seats[action["seat"]]
     if not isinstance(move, dict) or move.get("type") not in BOT_MOVES or move.get("seat") != seat.position:
@@ -224,13 +195,13 @@ def _bot_move(table, seats, action, user, source, now):
         seat.autoplay = True
         seat.save(update_fields=["autoplay"])
     # A declaration was decided on the cards dealt by then; persist those first.
-    catch_up = _catch_up_deal(table, game.phase, game.dealt, now) if move["type"] == "declare" else []
-    return _run_engine(table, seats, catch_up + [move], now)
+    catch_up = _catch_up_deal(table, game, now) if move["type"] == "declare" else []
+    return _run_engine(table, game, catch_up + [move], now)
 
 
 def _resume(table, seats, action, user, source, now):
     """A player whose seat was being auto-played is back (RULES-independent site policy)."""
-    seat = _seat_of(seats, user)
+    seat = selectors.seat_for(seats, user)
     if seat is None or not seat.autoplay:
         raise ActionRejected("not_autoplayed", gettext_noop("Your seat is not being played for you."))
     seat.autoplay = False
@@ -239,8 +210,6 @@ def _resume(table, seats, action, user, source, now):
 
 
 def _start_match(table, seats, action, user, source, now):
-    if table.status == Table.Status.CLOSED:
-        raise ActionRejected("table_closed", gettext_noop("This table has been closed."))
     if table.status == Table.Status.PLAYING:
         raise ActionRejected("already_playing", gettext_noop("The match has already started."))
     if source == "player" and (user is None or user.pk != table.owner_id):
@@ -248,10 +217,10 @@ def _start_match(table, seats, action, user, source, now):
     if any(seat.is_free for seat in seats):
         raise ActionRejected("seats_free", gettext_noop("All four seats must be filled to start."))
     table.status = Table.Status.PLAYING
-    table.state = engine.Game.new().to_json()
     records.start_match(table, seats)
     first_hand = {"type": "start_hand", "seed": secrets.token_hex(16)}
-    return [Applied({"type": "start_match"}, [{"type": "match_started"}])] + _run_engine(table, seats, [first_hand], now)
+    started = [Applied({"type": "start_match"}, [{"type": "match_started"}])]
+    return started + _run_engine(table, engine.Game.new(), [first_hand], now)
 
 
 _HANDLERS = {
