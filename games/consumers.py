@@ -19,6 +19,7 @@ from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.lobby import LOBBY_GROUP
 from games.models import Table
 from games.socket_input import JsonInput
+from games.steps import is_card_list
 
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # The table row and seats as last read in this process, per table: the sockets of a table
@@ -98,7 +99,7 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
                 await self.push_state(force=True)
 
     async def classify(self, cards):
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 33:
+        if not is_card_list(cards):
             return await self.send_error("bad_action", _("An action needs a list of cards."))
         html, legal = await database_sync_to_async(self._classify)(cards)
         await self.send(text_data=json.dumps({"type": "selection", "html": html, "legal": legal}))

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 from games import clock, engine, moderation, records, seating, selectors
 from games.lobby import notify_lobby
 from games.models import Table, TableEvent
-from games.steps import ActionRejected, Applied
+from games.steps import ActionRejected, Applied, is_card_list
 
 LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand", "close_table", "kick"}
 
@@ -142,7 +142,7 @@ def _player_engine_action(table, seats, action, user, source, now):
             seat.autoplay = False  # the player is back: stop playing for them
             seat.save(update_fields=["autoplay"])
     cards = action.get("cards")
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 33:
+    if not is_card_list(cards):
         raise ActionRejected("bad_action", gettext_noop("An action needs a list of cards."))
     game = engine.Game.from_json(table.state)
     actions = _catch_up_deal(table, game, now) + [{"type": action["type"], "seat": action["seat"], "cards": cards}]

@@ -4,6 +4,13 @@ from dataclasses import dataclass, field
 
 from games import engine
 
+MAX_CARDS = 33  # the most a seat ever holds (the dealer with the kitty, RULES §4.1)
+
+
+def is_card_list(value) -> bool:
+    """The shape every client-sent selection must have before anything looks at it."""
+    return isinstance(value, list) and len(value) <= MAX_CARDS and all(isinstance(c, str) for c in value)
+
 
 class ActionRejected(Exception):
     """A refused action: nothing changed. `template` is translatable, `params` fill it."""
