@@ -30,7 +30,7 @@ class ModeratorAccessMixin:
         return super().has_module_permission(request) or user_can_moderate(request.user)
 
 
-class ReadOnlyAdmin(ModeratorAccessMixin, admin.ModelAdmin):
+class NoEditing:
     """Records that change only through services (the table's write path, moderation):
     nobody adds, edits or deletes them in the admin."""
 
@@ -44,19 +44,14 @@ class ReadOnlyAdmin(ModeratorAccessMixin, admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyAdmin(NoEditing, ModeratorAccessMixin, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(NoEditing, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def has_view_permission(self, request, obj=None) -> bool:
         return super().has_view_permission(request, obj) or user_can_moderate(request.user)
