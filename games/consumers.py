@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_banned
-from games import clock, engine, presence, rendering, runner, selectors, services
+from games import clock, engine, presence, rendering, runner, selectors, services, table_cache
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.lobby import LOBBY_GROUP
 from games.models import Table
@@ -22,14 +22,10 @@ from games.socket_input import JsonInput
 from games.steps import is_card_list
 
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
-# The table row and seats as last read in this process, per table: the sockets of a table
-# that are told "changed, version N" share one read of version >= N instead of one each.
-# Safe because every change of a table or its seats bumps its version (services.table_act).
-_LOADED: dict[int, tuple] = {}
-_LOADED_MAX = 5000
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9).
 _SPECTATOR_RENDERS: dict[tuple, dict] = {}
+_SPECTATOR_RENDERS_MAX = 5000
 
 
 class TableConsumer(JsonInput, AsyncWebsocketConsumer):
@@ -101,13 +97,13 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
     async def classify(self, cards):
         if not is_card_list(cards):
             return await self.send_error("bad_action", _("An action needs a list of cards."))
-        html, legal = await database_sync_to_async(self._classify)(cards)
+        html, legal = self._classify(await self._loaded(self.version), cards)
         await self.send(text_data=json.dumps({"type": "selection", "html": html, "legal": legal}))
 
     # --- outgoing -------------------------------------------------------------------
 
     async def table_changed(self, event):
-        runner.poke(self.table_id)
+        runner.poke(self.table_id, event["version"])
         if event["version"] > self.version:
             await self.push_state(at_least=event["version"])
 
@@ -121,8 +117,14 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
 
     user_removed = table_closed
 
+    async def _loaded(self, at_least=None):
+        """The table at version `at_least` or later: from this process's memory when it
+        holds that (games/table_cache.py), else read now."""
+        held = table_cache.cached(self.table_id, at_least) if at_least is not None else None
+        return held or await database_sync_to_async(table_cache.read)(self.table_id)
+
     async def push_state(self, force=False, at_least=None):
-        snapshot = await database_sync_to_async(self._snapshot)(at_least)
+        snapshot = self._snapshot(await self._loaded(at_least))  # no database: renders here
         if snapshot is None:
             await self.close(code=4404)
             return
@@ -166,31 +168,12 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
         self.autoplayed = table.seats.filter(user=self.user, autoplay=True).exists()
         return language_for_scope(self.scope, self.user)
 
-    def _load(self, at_least=None):
-        """The table and its seats; with `at_least`, a read of that version or later shared
-        with this table's other sockets in this process may serve (read-only objects)."""
-        cached = _LOADED.get(self.table_id)
-        if at_least is not None and cached is not None and cached[0].version >= at_least:
-            table, seats = cached
-        else:
-            table = Table.objects.filter(pk=self.table_id).first()
-            if table is None:
-                return None, None, None
-            seats = list(table.seats.select_related("user").order_by("position"))
-            if cached is None or cached[0].version <= table.version:
-                if len(_LOADED) >= _LOADED_MAX:
-                    _LOADED.clear()
-                _LOADED[self.table_id] = (table, seats)
-        if table.status == Table.Status.CLOSED:
-            return None, None, None
-        return table, seats, selectors.seat_of(seats, self.user)
-
-    def _snapshot(self, at_least=None):
-        table, seats, seat = self._load(at_least)
-        if table is None:
+    def _snapshot(self, loaded):
+        if loaded is None or loaded.table.status == Table.Status.CLOSED:
             return None
-        now = timezone.now()
-        game = selectors.live_game(table, now)
+        table, seats = loaded.table, loaded.seats
+        seat = selectors.seat_of(seats, self.user)
+        game = clock.live(table, loaded.game, timezone.now()) if loaded.game else None
         context_args = {"table": table, "seats": seats, "viewer_seat": seat, "user": self.user}
         key = (table.pk, table.version, game.dealt if game else 0, self.language, self.user.pk == table.owner_id)
         regions = _SPECTATOR_RENDERS.get(key) if seat is None else None
@@ -199,7 +182,7 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
             with translation.override(self.language):
                 regions = rendering.render_regions(rendering.table_context(view=view, **context_args))
             if seat is None:
-                if len(_SPECTATOR_RENDERS) >= _LOADED_MAX:
+                if len(_SPECTATOR_RENDERS) >= _SPECTATOR_RENDERS_MAX:
                     _SPECTATOR_RENDERS.clear()
                 _SPECTATOR_RENDERS[key] = regions
         deal_plan = None
@@ -209,7 +192,7 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
                 for index, (receiver, _card) in enumerate(game.deal_order())
                 if receiver == seat and index >= game.dealt
             ]
-            deal_plan = (game, context_args, upcoming)
+            deal_plan = (game.copy(), context_args, upcoming)  # _deal advances its own copy
         return table.version, regions, deal_plan, seat
 
     async def _set_watching(self, watching: bool):
@@ -231,11 +214,11 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
             await asyncio.sleep(presence.HEARTBEAT.total_seconds())
             await database_sync_to_async(presence.spectator_touch)(channel_name=self.channel_name)
 
-    def _classify(self, cards):
-        table, seats, seat = self._load()
-        game = selectors.live_game(table) if table else None
-        if game is None or seat is None:
+    def _classify(self, loaded, cards):
+        seat = selectors.seat_of(loaded.seats, self.user) if loaded else None
+        if seat is None or loaded.game is None:
             return "", False
+        game = clock.live(loaded.table, loaded.game, timezone.now())
         result = engine.classify(game, seat, cards)
         with translation.override(self.language):
             return rendering.render_selection(result), bool(result["legal"])

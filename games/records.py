@@ -12,6 +12,7 @@ def start_match(table, seats) -> Match:
         MatchPlayer(match=match, user_id=seat.user_id, position=seat.position, bot=seat.bot) for seat in seats
     )
     table._current_match = match
+    table._current_hand = None  # the table object may carry the last match's hand
     return match
 
 
@@ -44,17 +45,17 @@ def hand_facts(game, events) -> dict:
     return facts
 
 
-def record_events(table, event_row, events, facts, now) -> None:
-    for event in events:
+def record_events(table, seq, applied, now) -> None:
+    """The record of one applied step (`seq`: the version it produces), before its log row."""
+    facts = applied.facts
+    for event in applied.events:
         kind = event["type"]
         if kind == "hand_started":
             table._current_hand = Hand.objects.create(
-                match=current_match(table), number=facts["hand_no"], seed=event_row.action.get("seed", ""),
+                match=current_match(table), number=facts["hand_no"], seed=applied.action.get("seed", ""),
                 deck=facts["deck"], level=facts["level"], dealer=facts["dealer"],
-                levels_before=facts["levels"], first_seq=event_row.seq,
+                levels_before=facts["levels"], first_seq=seq,
             )
-            event_row.hand = table._current_hand
-            event_row.save(update_fields=["hand"])
         elif kind == "trump_fixed":
             hand = current_hand(table)
             hand.trump = event["trump"]
@@ -67,7 +68,7 @@ def record_events(table, event_row, events, facts, now) -> None:
         elif kind == "buried":
             Bury.objects.create(hand=current_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"])
         elif kind == "hand_scored":
-            _record_score(current_hand(table), event["result"], event_row.seq, now)
+            _record_score(current_hand(table), event["result"], seq, now)
         elif kind == "match_won":
             match = current_match(table)
             match.winner_team = event["team"]

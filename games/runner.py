@@ -13,7 +13,7 @@ import logging
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import clock, engine, services
+from games import clock, services, table_cache
 from games.models import Table
 
 log = logging.getLogger(__name__)
@@ -22,6 +22,7 @@ IDLE_RECHECK_S = 30.0
 _sockets: dict[int, int] = {}
 _tasks: dict[int, asyncio.Task] = {}
 _wakeups: dict[int, asyncio.Event] = {}
+_heard: dict[int, int] = {}  # the latest version this process knows each table reached
 
 
 def attach(table_id: int) -> None:
@@ -39,63 +40,88 @@ def detach(table_id: int) -> None:
         poke(table_id)
 
 
-def poke(table_id: int) -> None:
-    """Something changed at the table: re-read what falls due next."""
+def poke(table_id: int, version: int | None = None) -> None:
+    """Something changed at the table (now at `version`, when known): look again at what
+    falls due. A version heard before is no news (every socket of the table pokes)."""
+    if version is not None and not _hear(table_id, version):
+        return
     event = _wakeups.get(table_id)
     if event:
         event.set()
 
 
-def _next_step(table_id):
-    table = Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).first()
-    if table is None or table.state is None:
+def _hear(table_id: int, version: int) -> bool:
+    if version <= _heard.get(table_id, 0):
+        return False
+    _heard[table_id] = version
+    return True
+
+
+def _next_step(loaded, now):
+    table = loaded.table if loaded else None
+    if table is None or table.status != Table.Status.PLAYING or loaded.game is None:
         return None
-    game = engine.Game.from_json(table.state)
-    step = clock.due_step(table, game, list(table.seats.order_by("position")), timezone.now())
-    return None if step is None else (table.version, step)
+    return clock.due_step(table, loaded.game, loaded.seats, now)
 
 
-async def _sleep_or_poke(table_id, seconds):
+async def _latest(table_id, must_read: bool):
+    """The newest version this process has heard of, from memory when it holds it."""
+    held = None if must_read else table_cache.cached(table_id, _heard.get(table_id, 0))
+    return held or await database_sync_to_async(table_cache.read)(table_id)
+
+
+async def _sleep_or_poke(table_id, seconds) -> bool:
+    """Wait `seconds` or until poked; True when poked."""
     wakeup = _wakeups[table_id]
     try:
         await asyncio.wait_for(wakeup.wait(), timeout=max(0.0, seconds))
     except TimeoutError:
         pass
+    poked = wakeup.is_set()
     wakeup.clear()
+    return poked
 
 
 async def _run(table_id: int) -> None:
+    must_read = True
     while _sockets.get(table_id, 0) > 0:
         try:
-            found = await database_sync_to_async(_next_step)(table_id)
-            if found is None:
-                await _sleep_or_poke(table_id, IDLE_RECHECK_S)
+            loaded = await _latest(table_id, must_read)
+            must_read = False
+            step = _next_step(loaded, timezone.now())
+            if step is None:
+                # Nothing falls due: wait for news. After a quiet spell read the table again,
+                # in case news was lost on the way (group sends are at-most-once).
+                must_read = not await _sleep_or_poke(table_id, IDLE_RECHECK_S)
                 continue
-            version, step = found
             delay = (step.due - timezone.now()).total_seconds()
             if delay > 0:
                 await _sleep_or_poke(table_id, delay)
-                continue  # re-read: the table may have moved on meanwhile
+                continue  # look again: the table may have moved on meanwhile
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
             action = step.action
             if action["type"] in services.BOT_STEPS:
                 # Think in a worker thread of its own, not in the DB thread nor under the row lock.
                 move = await database_sync_to_async(services.bot_decide, thread_sensitive=False)(
-                    table_id=table_id, version=version, step_action=action,
+                    loaded=loaded, step_action=action, now=timezone.now(),
                 )
                 if move is None:
                     await asyncio.sleep(0.05)
                     continue
                 action = {**action, "move": move}
-            await database_sync_to_async(services.table_act)(
-                table_id=table_id, action=action, expected_version=version, source=step.source,
+            outcome = await database_sync_to_async(services.table_act)(
+                table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
             )
-        except services.ActionRejected:
-            await asyncio.sleep(0.05)  # someone else (another process, a player) got there first
+            _hear(table_id, outcome.version)
+        except services.ActionRejected as rejected:
+            if rejected.code == "stale_version":  # someone else got there first: read it again
+                _hear(table_id, rejected.params["current"])
+            await asyncio.sleep(0.05)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: clock step failed", table_id)
             await asyncio.sleep(1.0)
     _tasks.pop(table_id, None)
+    _heard.pop(table_id, None)

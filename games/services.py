@@ -17,9 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import clock, engine, moderation, records, seating, selectors
+from games import clock, engine, moderation, records, seating, selectors, table_cache, table_rows
 from games.lobby import notify_lobby
-from games.models import Table, TableEvent
+from games.models import Table
 from games.steps import ActionRejected, Applied, is_card_list
 
 LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand", "close_table", "kick"}
@@ -35,36 +35,54 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
               source: str = "player") -> Outcome:
     """Apply one action to a table through the single write path."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
-        if table.status == Table.Status.CLOSED:  # closed by a moderator: nothing acts on it again
+        locked = table_rows.lock(table_id)
+        if locked is None:
+            raise Table.DoesNotExist(f"table {table_id}")
+        current, status = locked
+        if status == Table.Status.CLOSED:  # closed by a moderator: nothing acts on it again
             raise ActionRejected("table_closed", gettext_noop("This table has been closed."))
-        if expected_version is not None and expected_version != table.version:
+        if expected_version is not None and expected_version != current:
             raise ActionRejected(
                 "stale_version",
                 gettext_noop("The table has moved on (version {current}, you acted on {expected}); your view is being refreshed."),
-                current=table.version, expected=expected_version,
+                current=current, expected=expected_version,
             )
-        seats = list(table.seats.order_by("position"))
         if source == "player" and (user is None or not user.is_authenticated):
             raise ActionRejected("login_required", gettext_noop("Please log in first."))
-        now = timezone.now()
         handler = _HANDLERS.get(action.get("type"))
         if handler is None:
             raise ActionRejected("unknown_action", gettext_noop("Unknown action."))
+        table, seats = _writable(table_id, current)
+        now = timezone.now()
         applied = handler(table, seats, dict(action), user, source, now)
+        actor = user if source in ("player", "moderator") else None
         for step in applied:
             table.version += 1
-            event = TableEvent.objects.create(
-                table=table, seq=table.version, source=source, action=step.action, events=step.events,
-                actor=user if source in ("player", "moderator") else None, hand=records.current_hand(table),
+            records.record_events(table, table.version, step, now)  # first: it may start a hand
+            table_rows.append_event(
+                table=table, seq=table.version, hand=records.current_hand(table), actor=actor, source=source,
+                action=step.action, events=step.events, now=now,
             )
-            records.record_events(table, event, step.events, step.facts, now)
-        table.save()
+        table_rows.save(table, now)
         version = table.version
+        written = table_cache.from_rows(table, seats)
+        transaction.on_commit(lambda: table_cache.remember(written))  # before anyone is told
         transaction.on_commit(lambda: notify_table(table_id, version))
         if any(step.action["type"] in LOBBY_VISIBLE for step in applied):
             transaction.on_commit(notify_lobby)
     return Outcome(version=version, events=[e for step in applied for e in step.events])
+
+
+def _writable(table_id: int, version: int):
+    """The locked table and its seats as private copies the handlers may change. When this
+    process holds exactly this version, its copy is taken (with the parsed state and the
+    match and hand the records know) instead of reading the database again."""
+    held = table_cache.cached(table_id, version)
+    if held is not None and held.version == version:
+        mine = held.for_writing()
+        return mine.table, mine.seats
+    table = Table.objects.get(pk=table_id)
+    return table, list(table.seats.select_related("user").order_by("position"))
 
 
 def notify_table(table_id: int, version: int, **extra) -> None:
@@ -163,8 +181,9 @@ BOT_STEPS = ("bot_move", "time_out", "bot_declare")
 BOT_MOVES = ("bury", "play", "declare")
 
 
-def bot_decide(*, table_id: int, version: int, step_action: dict) -> dict | None:
-    """The bot's move for a due bot step, decided OUTSIDE the write path's lock.
+def bot_decide(*, loaded, step_action: dict, now) -> dict | None:
+    """The bot's move for a due bot step of the table as `loaded`, decided OUTSIDE the
+    write path's lock (no database: `loaded` is read-only, games/table_cache.py).
 
     A strong bot thinks for up to a second; doing that while holding the table row (and
     the process's one sync thread) would stall every other action. The move is then
@@ -172,14 +191,11 @@ def bot_decide(*, table_id: int, version: int, step_action: dict) -> dict | None
     """
     from games import bots
 
-    table = Table.objects.filter(pk=table_id, version=version).first()
-    if table is None or table.state is None:
-        return None
-    seat = table.seats.get(position=step_action["seat"])
-    game = clock.live(table, engine.Game.from_json(table.state), timezone.now())
+    seat = loaded.seats[step_action["seat"]]
+    game = clock.live(loaded.table, loaded.game, now)
     if step_action["type"] == "bot_declare":
         return clock.bot_declaration(game, seat)
-    return bots.choose(table=table, game=game, seat=seat.position, level=seat.bot or "basic")
+    return bots.choose(table=loaded.table, game=game, seat=seat.position, level=seat.bot or "basic")
 
 
 def _bot_move(table, seats, action, user, source, now):

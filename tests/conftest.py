@@ -18,6 +18,9 @@ def fast_and_isolated(settings):
     rate limits count in the shared Redis cache)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+    from games import table_cache
+
+    table_cache.forget_all()  # tables an earlier test's process-wide memory still holds
 
 
 @pytest.fixture(autouse=True)

@@ -119,9 +119,12 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
 
 def with_bot_move(table, action):
     """Bot steps carry the move the bot decided before the write (as the runner does)."""
-    from games import services
+    from django.utils import timezone
+
+    from games import services, table_cache
 
     if action["type"] not in services.BOT_STEPS:
         return action
-    move = services.bot_decide(table_id=table.pk, version=table.version, step_action=action)
+    loaded = table_cache.from_rows(table, list(table.seats.order_by("position")))
+    move = services.bot_decide(loaded=loaded, step_action=action, now=timezone.now())
     return {**action, "move": move}

@@ -56,6 +56,7 @@ def server(transactional_db):
     env = dict(os.environ, DATABASE_URL=database_url(), DEBUG="1", ALLOWED_HOSTS="127.0.0.1,localhost",
                GAMES_DEAL_LEAD_IN_MS="300", GAMES_BOT_DELAY_MS="0", GAMES_NEXT_HAND_DELAY_MS="600000",
                PYTHONUNBUFFERED="1")
+    (ROOT / "artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "artifacts" / "browser-server.log", "w")
     process = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],

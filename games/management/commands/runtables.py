@@ -21,10 +21,12 @@ class Command(BaseCommand):
     async def _serve(self):
         attached = set()
         while True:
-            ids = await database_sync_to_async(
-                lambda: list(Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", flat=True))
+            versions = await database_sync_to_async(
+                lambda: dict(Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", "version"))
             )()
-            for table_id in set(ids) - attached:
-                runner.attach(table_id)
-                attached.add(table_id)
+            for table_id, version in versions.items():
+                if table_id not in attached:
+                    runner.attach(table_id)
+                    attached.add(table_id)
+                runner.poke(table_id, version)  # no sockets here tell it of others' changes
             await asyncio.sleep(2.0)

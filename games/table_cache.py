@@ -1,0 +1,90 @@
+"""The latest committed version of each table this process has read or written.
+
+A table's row, its seats and the parsed engine state are a pure function of the
+table's version: every change of any of them goes through the one write path
+(games/services.py), which bumps the version. So an entry stored for version N is
+exactly what the database holds at version N, and whoever needs "version N or
+later" (the sockets told "changed, version N", the clock runner, the bot deciding
+a move, the write path itself) may use it instead of reading the database again.
+A version this process has not seen (another process wrote it) is simply read.
+
+Entries are shared between threads and must never be changed: callers that want
+to change one take `LoadedTable.for_writing()`.
+"""
+import copy
+from dataclasses import dataclass
+
+from games import engine
+from games.models import Table
+
+MAX_TABLES = 5000
+
+_latest: dict[int, "LoadedTable"] = {}
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    table: Table
+    seats: list  # Seat rows by position, with their users
+    game: engine.Game | None  # the stored snapshot, parsed (not advanced by the clock)
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def for_writing(self) -> "LoadedTable":
+        """Private copies for the write path to change."""
+        return LoadedTable(
+            table=copy.copy(self.table),
+            seats=[copy.copy(seat) for seat in self.seats],
+            game=self.game.copy() if self.game is not None else None,
+        )
+
+
+def remember(loaded: LoadedTable) -> None:
+    """Keep `loaded` if it is newer than what we hold (it must be committed)."""
+    held = _latest.get(loaded.table.pk)
+    if held is not None and held.version > loaded.version:
+        return
+    if held is None and len(_latest) >= MAX_TABLES:
+        _latest.clear()
+    _latest[loaded.table.pk] = loaded
+
+
+def cached(table_id: int, at_least: int) -> LoadedTable | None:
+    """The held entry when it is version `at_least` or later."""
+    held = _latest.get(table_id)
+    return held if held is not None and held.version >= at_least else None
+
+
+def read(table_id: int) -> LoadedTable | None:
+    """Read the table from the database (and remember it); None if it does not exist."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        forget(table_id)
+        return None
+    loaded = from_rows(table, list(table.seats.select_related("user").order_by("position")))
+    remember(loaded)
+    return loaded
+
+
+def load(table_id: int, at_least: int | None = None) -> LoadedTable | None:
+    """Version `at_least` or later from memory, else the database's current row."""
+    if at_least is not None:
+        held = cached(table_id, at_least)
+        if held is not None:
+            return held
+    return read(table_id)
+
+
+def from_rows(table: Table, seats: list) -> LoadedTable:
+    game = engine.Game.from_json(table.state) if table.state is not None else None
+    return LoadedTable(table=table, seats=seats, game=game)
+
+
+def forget(table_id: int) -> None:
+    _latest.pop(table_id, None)
+
+
+def forget_all() -> None:
+    _latest.clear()
