@@ -237,8 +237,9 @@ async def run(args, port, server_env, log_path):
     deal_clients = [Client(t, seat, next(cookie_iter)) for t in deal_ids for seat in range(4)]
     play_clients = [Client(t, None, next(cookie_iter)) for t in play_ids for _ in range(4)]  # spectators
 
-    # Playing tables first: connect, start, wait until the bots are playing tricks.
-    setup_retries = await open_all(play_clients, port)
+    # Every socket connects before any load starts (connecting under load is the storm's
+    # job); then the playing tables start and reach the play phase; then the deals start.
+    setup_retries = await open_all(play_clients + deal_clients, port)
     await in_db(start_matches, play_ids)
     deadline = time.monotonic() + 30 + 0.2 * len(play_ids)
     while play_ids and time.monotonic() < deadline:
@@ -250,8 +251,7 @@ async def run(args, port, server_env, log_path):
         if play_ids:
             print(f"warning: not every playing table reached the play phase: {dict(counts)}")
 
-    # Dealing tables: connect, then start all matches so every deal starts at the same instant.
-    setup_retries += await open_all(deal_clients, port)
+    # Dealing tables: start all matches so every deal starts at the same instant.
     deal_start = datetime.now(UTC) + timedelta(seconds=2 + 0.08 * len(deal_ids))
     await in_db(start_matches, deal_ids, deal_start)
     if datetime.now(UTC) > deal_start:

@@ -14,7 +14,7 @@ def start_profiler(pid: int, seconds: float, path: str | None):
         return None
     pyspy = Path(sys.executable).parent / "py-spy"
     command = [str(pyspy), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
-               "--threads", "--nonblocking", "-r", "100", "-f", "raw", "-o", path]
+               "--threads", "--gil", "--nonblocking", "-r", "100", "-f", "raw", "-o", path]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -86,7 +86,7 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
 
     async def _act(self, action, version):
         try:
-            await database_sync_to_async(services.table_act)(
+            await services.table_act_async(
                 table_id=self.table_id, action=action, expected_version=version, user=self.user,
             )
         except services.ActionRejected as rejected:
@@ -141,20 +141,19 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
         if deal_plan:
             self.deal_task = asyncio.create_task(self._deal(version, *deal_plan))
 
-    async def _deal(self, version, game, context_args, upcoming):
+    async def _deal(self, version, game, seat, upcoming):
         """Push this seat its own cards as the clock deals them: no DB, no group message."""
+        shown = engine.view(game, seat)["can_declare"]  # as the state just sent showed them
         for index, due in upcoming:
             delay = (due - timezone.now()).total_seconds()
             if delay > 0:
                 await asyncio.sleep(delay)
             engine.apply(game, {"type": "deal", "upto": index + 1})
+            view = engine.view(game, seat)
             with translation.override(self.language):
-                view = engine.view(game, context_args["viewer_seat"])
-                context = rendering.table_context(view=view, **context_args)
-                regions = rendering.render_regions(context, ("hand",))
-            await self.send(text_data=json.dumps(
-                {"type": "card", "version": version, "dealt": index + 1, "html": regions}
-            ))
+                push = rendering.card_arrival(view, game.deck[index], shown)
+            shown = view["can_declare"]
+            await self.send(text_data=json.dumps({"type": "card", "version": version, "dealt": index + 1, **push}))
 
     # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
 
@@ -192,7 +191,7 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
                 for index, (receiver, _card) in enumerate(game.deal_order())
                 if receiver == seat and index >= game.dealt
             ]
-            deal_plan = (game.copy(), context_args, upcoming)  # _deal advances its own copy
+            deal_plan = (game.copy(), seat, upcoming)  # _deal advances its own copy
         return table.version, regions, deal_plan, seat
 
     async def _set_watching(self, watching: bool):

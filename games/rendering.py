@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
 from games import engine
+from games.templatetags.cards import card_button
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 REGIONS = ("players", "center", "hand", "status")
@@ -21,7 +22,7 @@ def card_face(code: str, ctx) -> dict:
     suit = "" if joker else code[0]
     return {
         "code": code,
-        "rank": {"SJK": _("Joker"), "BJK": _("JOKER")}.get(code, code[1:]),
+        "rank": (_("JOKER") if code == "BJK" else _("Joker")) if joker else code[1:],
         "symbol": "🃏" if joker else SUITS[suit],
         "red": code == "BJK" or suit in ("H", "D"),
         "joker": joker,
@@ -52,13 +53,7 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     # RULES §1.1: me at the bottom, my next player on my right, partner opposite.
     around = {"bottom": bottom, "right": (bottom + 1) % 4, "top": (bottom + 2) % 4, "left": (bottom + 3) % 4}
     names = seat_names(seats)
-    ctx = None
-    if view and view.get("result"):
-        # After the hand the levels have moved on: mark its cards with the hand's own trumps.
-        ctx = engine.TrumpContext(view["result"]["level"], view["result"]["trump"])
-    elif view and view.get("level"):
-        # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
-        ctx = engine.TrumpContext(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
+    ctx = trump_context(view)
     shown_trick, trick_done, winning = _table_trick(view, ctx)
     players = []
     for place, position in around.items():
@@ -88,8 +83,8 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "trump_symbol": SUITS.get((view or {}).get("trump") or "", ""),
         "dealer_name": _name(names, (view or {}).get("dealer")),
         "turn_name": _name(names, (view or {}).get("turn")),
-        "table": table, "view": view, "viewer_seat": viewer_seat, "players": players,
-        "hand": _hand_faces(view, ctx) if view else [],
+        **hand_context(view, viewer_seat, ctx),
+        "table": table, "players": players,
         "trick_done": trick_done,
         "standing": _standing(view, names),
         "kitty": faces(view.get("kitty"), ctx) if view else [],
@@ -98,9 +93,43 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "names": names, "is_owner": user.is_authenticated and user.pk == table.owner_id,
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
-        "declarations": [faces(cards, ctx) for cards in (view or {}).get("can_declare") or ()],
         "my_team": viewer_seat % 2 if viewer_seat is not None else None,
     }
+
+
+def hand_context(view, viewer_seat, ctx=None) -> dict:
+    """What the `hand` region needs, and no more: during the deal it is rendered for every
+    card a seat receives (games/consumers.py), hundreds of times a second on a busy server."""
+    ctx = ctx or trump_context(view)
+    return {
+        "view": view, "viewer_seat": viewer_seat,
+        "hand": _hand_faces(view, ctx) if view else [],
+        "declarations": [faces(cards, ctx) for cards in (view or {}).get("can_declare") or ()],
+    }
+
+
+def card_arrival(view, code: str, shown_declarations) -> dict:
+    """A dealt card pushed alone to its seat: the card's button and where it goes in the
+    sorted hand (RULES §2.6), plus the declaration buttons when they changed. Rendering
+    the whole hand for each of the ~670 cards a second of 100 dealing tables cost most of
+    the deal's CPU (docs/performance.md)."""
+    push = {"card": code, "index": view["hand"].index(code),
+            "html": card_button(card_face(code, trump_context(view)))}
+    if view["can_declare"] != shown_declarations:
+        context = {"declarations": hand_context(view, view["seat"])["declarations"]}
+        push["declare"] = render_to_string("games/partials/declare_options.html", context)
+    return push
+
+
+def trump_context(view):
+    """Which cards to mark (and sort) as trumps in this view, if any."""
+    if view and view.get("result"):
+        # After the hand the levels have moved on: mark its cards with the hand's own trumps.
+        return engine.TrumpContext(view["result"]["level"], view["result"]["trump"])
+    if view and view.get("level"):
+        # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
+        return engine.TrumpContext(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
+    return None
 
 
 PHASES = {

@@ -110,7 +110,7 @@ async def _run(table_id: int) -> None:
                     await asyncio.sleep(0.05)
                     continue
                 action = {**action, "move": move}
-            outcome = await database_sync_to_async(services.table_act)(
+            outcome = await services.table_act_async(
                 table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
             )
             _hear(table_id, outcome.version)

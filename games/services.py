@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
@@ -18,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import clock, engine, moderation, records, seating, selectors, table_cache, table_rows
-from games.lobby import notify_lobby
+from games.lobby import LOBBY_GROUP, notify_lobby
 from games.models import Table
 from games.steps import ActionRejected, Applied, is_card_list
 
@@ -29,10 +30,11 @@ LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_
 class Outcome:
     version: int
     events: list = field(default_factory=list)
+    lobby_visible: bool = False
 
 
 def table_act(*, table_id: int, action: dict, expected_version: int | None, user=None,
-              source: str = "player") -> Outcome:
+              source: str = "player", notify: bool = True) -> Outcome:
     """Apply one action to a table through the single write path."""
     with transaction.atomic():
         locked = table_rows.lock(table_id)
@@ -67,10 +69,12 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
         version = table.version
         written = table_cache.from_rows(table, seats)
         transaction.on_commit(lambda: table_cache.remember(written))  # before anyone is told
-        transaction.on_commit(lambda: notify_table(table_id, version))
-        if any(step.action["type"] in LOBBY_VISIBLE for step in applied):
-            transaction.on_commit(notify_lobby)
-    return Outcome(version=version, events=[e for step in applied for e in step.events])
+        lobby_visible = any(step.action["type"] in LOBBY_VISIBLE for step in applied)
+        if notify:  # else the caller tells everyone once this returns (table_act_async)
+            transaction.on_commit(lambda: notify_table(table_id, version))
+            if lobby_visible:
+                transaction.on_commit(notify_lobby)
+    return Outcome(version=version, events=[e for step in applied for e in step.events], lobby_visible=lobby_visible)
 
 
 def _writable(table_id: int, version: int):
@@ -85,10 +89,25 @@ def _writable(table_id: int, version: int):
     return table, list(table.seats.select_related("user").order_by("position"))
 
 
-def notify_table(table_id: int, version: int, **extra) -> None:
-    """Tell every socket of the table that it changed; no private data travels here."""
+async def table_act_async(*, table_id: int, **arguments) -> Outcome:
+    """`table_act` for sockets and the clock: the write in the process's database thread,
+    then the news sent from the event loop. (Sending from the database thread would make
+    it wait for a busy loop, and every database call of the process waits for that thread.)"""
+    outcome = await database_sync_to_async(table_act)(table_id=table_id, notify=False, **arguments)
     layer = get_channel_layer()
-    async_to_sync(layer.group_send)(f"table-{table_id}", {"type": "table.changed", "version": version, **extra})
+    await layer.group_send(f"table-{table_id}", _changed(outcome.version))
+    if outcome.lobby_visible:
+        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+    return outcome
+
+
+def notify_table(table_id: int, version: int) -> None:
+    """Tell every socket of the table that it changed; no private data travels here."""
+    async_to_sync(get_channel_layer().group_send)(f"table-{table_id}", _changed(version))
+
+
+def _changed(version: int) -> dict:
+    return {"type": "table.changed", "version": version}
 
 
 # --- handlers -------------------------------------------------------------------------

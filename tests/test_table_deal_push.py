@@ -1,5 +1,6 @@
 """During the deal each seated socket is pushed its own new cards ({"type": "card"}),
-one message per card, at the clock's time, with the deal index."""
+one message per card, at the clock's time, with the deal index, the card's button and
+its place in the sorted hand (RULES §2.6)."""
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -19,15 +20,22 @@ async def test_each_seat_gets_exactly_its_own_cards_pushed(players, fast_clock):
     await clients[0].send({"action": "start_match", "version": table.version})
 
     cards = {seat: [] for seat in range(4)}
+    hands = {seat: [] for seat in range(4)}  # as the page builds it from the pushes
     for seat, client in enumerate(clients):
         while len(cards[seat]) < 25:
             message = await client.receive(timeout=10)
             if message["type"] == "card":
                 cards[seat].append(message["dealt"])
+                assert f'data-card="{message["card"]}"' in message["html"]
+                hands[seat].insert(message["index"], message["card"])
     stored = await sync_to_async(Table.objects.get)(pk=table.pk)
-    order = engine.Game.from_json(stored.state).deal_order()
+    game = engine.Game.from_json(stored.state)
+    order = game.deal_order()
+    if game.phase == "deal":
+        engine.apply(game, {"type": "deal", "upto": 100})
     for seat in range(4):
         expected = [index + 1 for index, (receiver, _card) in enumerate(order) if receiver == seat]
         assert cards[seat] == expected
+        assert hands[seat] == engine.view(game, seat)["hand"]  # nobody declared: one sort order
     for client in clients:
         await client.close()

@@ -23,6 +23,42 @@ def card(face: dict) -> str:
     )
 
 
+@register.simple_tag
+def card_buttons(hand: list[dict]) -> str:
+    """The hand as selectable card buttons, a break before each new suit group (trumps are
+    one group). A tag, not a template loop: it runs for every state a seat is shown."""
+    parts, group = [], None
+    for face in hand:
+        if card_group(face) != group:
+            group = card_group(face)
+            parts.append(_group_break_html(group))
+        parts.append(card_button(face))
+    return mark_safe("".join(parts))
+
+
+def card_group(face: dict) -> str:
+    return "trump" if face["trump"] else face["symbol"]
+
+
+def card_button(face: dict) -> str:
+    """One selectable card of the hand (also pushed alone as the deal brings it)."""
+    return _button_html(face["code"], card_group(face), card(face))
+
+
+@lru_cache(maxsize=16)
+def _group_break_html(group: str) -> str:
+    # static/js/table.js rebuilds these breaks the same way when a dealt card is added.
+    return format_html('<span class="group-break" data-group="{}"></span>', group)
+
+
+@lru_cache(maxsize=4096)
+def _button_html(code: str, group: str, face_html: str) -> str:
+    return format_html(
+        '<button type="button" class="card-btn" data-card="{}" data-group="{}" aria-pressed="false">{}</button>',
+        code, group, face_html,
+    )
+
+
 @lru_cache(maxsize=4096)
 def _card_html(code, rank, symbol, red, joker, big, trump, from_kitty, _language) -> str:
     classes = ["playing-card"]

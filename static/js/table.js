@@ -58,15 +58,8 @@
     next.forEach((node, i) => morph(now[i], node));
   }
 
-  function handCounts() {
-    const counts = {};
-    root.querySelectorAll("#hand .card-btn").forEach((b) => { counts[b.dataset.card] = (counts[b.dataset.card] || 0) + 1; });
-    return counts;
-  }
-
-  function swap(regions, { arriving = false } = {}) {
+  function swap(regions) {
     const keep = selectedCards();
-    const before = arriving ? handCounts() : null;
     const open = {};
     root.querySelectorAll("details[data-keep]").forEach((d) => { open[d.dataset.keep] = d.open; });
     for (const [id, html] of Object.entries(regions)) {
@@ -79,7 +72,6 @@
     root.querySelectorAll("details[data-keep]").forEach((d) => {
       if (d.dataset.keep in open) d.open = open[d.dataset.keep];
     });
-    if (before) markArrivals(before);
     // Re-select what is still in hand (identical cards are interchangeable).
     if (selectable()) {
       const buttons = Array.from(root.querySelectorAll(".card-btn"));
@@ -118,13 +110,36 @@
     });
   }
 
-  function markArrivals(before) {
-    const seen = {};
-    root.querySelectorAll("#hand .card-btn").forEach((b) => {
-      const code = b.dataset.card;
-      seen[code] = (seen[code] || 0) + 1;
-      if (seen[code] > (before[code] || 0)) b.classList.add("arrived");
+  // A dealt card comes alone: its button (server-rendered) and its place in the sorted
+  // hand; the suit-group breaks are then laid out again as the server lays them out.
+  function addDealtCard(msg) {
+    const hand = root.querySelector("#hand .hand");
+    if (!hand) return false;
+    const template = document.createElement("template");
+    template.innerHTML = msg.html;
+    const button = template.content.firstElementChild;
+    hand.querySelectorAll(".card-btn.arrived").forEach((b) => b.classList.remove("arrived"));
+    button.classList.add("arrived");
+    hand.insertBefore(button, hand.querySelectorAll(".card-btn")[msg.index] || null);
+    hand.querySelectorAll(".group-break").forEach((b) => b.remove());
+    let group = null;
+    hand.querySelectorAll(".card-btn").forEach((b) => {
+      if (b.dataset.group === group) return;
+      group = b.dataset.group;
+      const gap = document.createElement("span");
+      gap.className = "group-break";
+      gap.dataset.group = group;
+      hand.insertBefore(gap, b);
     });
+    const empty = root.querySelector("#hand .hand-empty");
+    if (empty) empty.remove();
+    const count = root.querySelector("#hand .hand-count");
+    if (count) count.textContent = String(hand.querySelectorAll(".card-btn").length);
+    if (msg.declare !== undefined) {
+      const options = document.getElementById("declare-options");
+      if (options) options.innerHTML = msg.declare;
+    }
+    return true;
   }
 
   function updateCounter() {
@@ -181,7 +196,8 @@
     } else if (msg.type === "card") {
       if (msg.version !== version) return send({ action: "sync" }); // gap: ask for a resync
       showDealt(msg.dealt);
-      swap(msg.html, { arriving: true });
+      if (!addDealtCard(msg)) return send({ action: "sync" });
+      updateDealtCounts();
     } else if (msg.type === "selection") {
       pending = Math.max(0, pending - 1);
       if (pending || classifyTimer) return; // a newer selection is on its way
