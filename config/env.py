@@ -45,16 +45,17 @@ def channel_layer_from_url(url: str | None) -> dict:
     if not url:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # Pub/sub: a group message is one PUBLISH, and each process gets it once and hands it
+        # to its own sockets, where the list-based layer queues and pops it per socket
+        # (≈ 25 % of the server's CPU per action at 100 bot tables, docs/performance.md).
+        # Group messages here are only "changed, version N" hints, resynced on a gap, so
+        # pub/sub's at-most-once delivery is what the design already assumes (STYLE pitfall 1).
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            # redis-py 8 caps an async pool at 100 connections and fails at once when it
-            # is exhausted; a reconnect storm of hundreds of sockets needs far more.
-            # redis-py 8 also defaults socket_timeout to 5 s, as long as channels-redis's
-            # blocking BZPOPMIN (5 s): an idle process then kills a consumer (close 1011)
-            # with "Timeout reading" (channels_redis#422). Keep it above that, but bounded.
+            # redis-py 8 caps an async pool at 100 connections and fails at once when it is
+            # exhausted; keep the cap deliberate. It also defaults socket_timeout to 5 s,
+            # which must not cut a quiet subscription: bounded, but above that.
             "hosts": [{"address": url, "max_connections": 2000, "socket_timeout": 15}],
-            "capacity": 300,
-            "expiry": 30,
         },
     }
 
