@@ -40,18 +40,20 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         invite = _query_param(self.scope, "invite")
-        self.language = await database_sync_to_async(self._enter)(invite)
-        if self.language is None:
+        entered = await database_sync_to_async(self._enter)(invite)
+        if entered is None:
             await self.close(code=4403)
             return
+        self.language, loaded = entered
         self.group = f"table-{self.table_id}"
         # Join the group before the first snapshot, so no change can slip between (STYLE pitfall 2).
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(f"user-{self.user.pk}", self.channel_name)
         await self.accept()
-        await self.push_state()
+        await self.push_state(at_least=loaded.version)  # the read _enter just made, or newer
         runner.attach(self.table_id)
-        if self.autoplayed:
+        seat = selectors.seat_for(loaded.seats, self.user)
+        if seat is not None and seat.autoplay:
             await self._act({"type": "resume"}, None)
 
     async def disconnect(self, code):
@@ -157,15 +159,16 @@ class TableConsumer(JsonInput, AsyncWebsocketConsumer):
 
     # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
 
-    def _enter(self, invite) -> str | None:
-        """The reader's language if they may enter this table, else None."""
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None or not selectors.table_access(table=table, user=self.user, invite_code=invite):
+    def _enter(self, invite):
+        """(The reader's language, the table as read now) if they may enter, else None."""
+        loaded = table_cache.read(self.table_id)
+        if loaded is None or not selectors.table_access(
+            table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats,
+        ):
             return None
         if is_banned(self.user):
             return None
-        self.autoplayed = table.seats.filter(user=self.user, autoplay=True).exists()
-        return language_for_scope(self.scope, self.user)
+        return language_for_scope(self.scope, self.user), loaded
 
     def _snapshot(self, loaded):
         if loaded is None or loaded.table.status == Table.Status.CLOSED:

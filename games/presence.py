@@ -14,7 +14,8 @@ FRESH_FOR = 3 * HEARTBEAT
 
 
 def spectator_watch(*, table_id: int, channel_name: str, user) -> None:
-    Spectator.objects.update_or_create(channel_name=channel_name, defaults={"table_id": table_id, "user": user})
+    # One INSERT: a socket starts watching only when it is not counted (games/consumers.py).
+    Spectator.objects.create(channel_name=channel_name, table_id=table_id, user=user)
 
 
 def spectator_leave(*, channel_name: str) -> None:

@@ -20,8 +20,9 @@ def visible_tables():
     )
 
 
-def table_access(*, table: Table, user, invite_code: str | None = None) -> bool:
-    """May this user open the table page / socket? Private tables need the link or a seat."""
+def table_access(*, table: Table, user, invite_code: str | None = None, seats=None) -> bool:
+    """May this user open the table page / socket? Private tables need the link or a seat
+    (`seats`: the table's seats when the caller has them already)."""
     if table.status == Table.Status.CLOSED:
         return False
     if is_kicked(user=user, table_id=table.pk):  # removed by a moderator (games/moderation.py)
@@ -30,9 +31,11 @@ def table_access(*, table: Table, user, invite_code: str | None = None) -> bool:
         return True
     if invite_code and invite_code == table.invite_code:
         return True
-    return user.is_authenticated and (
-        table.owner_id == user.pk or table.seats.filter(user=user).exists()
-    )
+    if not user.is_authenticated:
+        return False
+    if table.owner_id == user.pk:
+        return True
+    return seat_for(seats, user) is not None if seats is not None else table.seats.filter(user=user).exists()
 
 
 def seat_for(seats, user):
