@@ -88,7 +88,9 @@ def free_port() -> int:
 
 def start_server(port, env, log_path):
     global SERVER
-    command = [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(port), "config.asgi:application"]
+    # As docs/deployment.md runs it: a handshake waits up to 30 s for its turn in a storm.
+    command = [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(port),
+               "--websocket_connect_timeout", "30", "config.asgi:application"]
     log = open(log_path, "wb")
     SERVER = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
