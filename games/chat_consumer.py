@@ -20,11 +20,12 @@ from accounts.selectors import is_banned
 from games import chat, selectors
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.models import Table
+from games.socket_dispatch import DirectDispatch
 from games.socket_input import JsonInput
 
 
 
-class ChatConsumer(JsonInput, AsyncWebsocketConsumer):
+class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     max_message_bytes = 2048
     budget_messages = 20  # per socket and window: beyond that the socket is closed (1008)
     budget_window_s = 10.0

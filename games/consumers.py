@@ -18,6 +18,7 @@ from games import clock, engine, presence, rendering, runner, selectors, service
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.lobby import LOBBY_GROUP
 from games.models import Table
+from games.socket_dispatch import DirectDispatch
 from games.socket_input import JsonInput
 from games.steps import is_card_list
 
@@ -28,7 +29,7 @@ _SPECTATOR_RENDERS: dict[tuple, dict] = {}
 _SPECTATOR_RENDERS_MAX = 5000
 
 
-class TableConsumer(JsonInput, AsyncWebsocketConsumer):
+class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     async def connect(self):
         self.user = self.scope["user"]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -11,6 +11,7 @@ from django.utils import translation
 from accounts.selectors import is_banned
 from games.i18n import language_for_scope
 from games.rendering import seat_names
+from games.socket_dispatch import DirectDispatch
 
 LOBBY_GROUP = "lobby"
 
@@ -33,7 +34,7 @@ def notify_lobby() -> None:
     async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope["user"]
         if await database_sync_to_async(is_banned)(user):

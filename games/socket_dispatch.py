@@ -1,0 +1,18 @@
+"""How this site's sockets hand a message to its handler.
+
+Channels' `AsyncConsumer.dispatch` first runs `close_old_connections` through
+`sync_to_async`: a trip to the process's one database thread for *every* message of
+every socket, queued behind the writes there. At 100 busy tables that trip delayed each
+"changed" push by the database thread's whole queue (docs/performance.md). These
+sockets touch the database only through `database_sync_to_async`, which already closes
+old connections around each call, so the trip buys nothing here.
+"""
+from channels.consumer import get_handler_name
+
+
+class DirectDispatch:
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
