@@ -51,7 +51,7 @@ from live_data import (  # noqa: E402
     setup_django, start_matches,
 )
 from live_measure import (  # noqa: E402
-    action_latencies, card_latencies, cpu_seconds, fmt, machine_busy, percentiles, profile_summary,
+    action_latencies, bot_move_waits, card_latencies, cpu_seconds, fmt, machine_busy, percentiles, profile_summary,
     services_cpu_seconds, services_delta, start_profiler,
 )
 
@@ -293,6 +293,7 @@ async def run(args, port, server_env, log_path):
         "window_s": t1 - t0,
         "cards": percentiles(cards), "cards_missing": cards_missing, "cards_in_state": cards_in_state,
         "actions": percentiles(actions), "actions_missing": actions_missing,
+        "bot_move_waits": percentiles(bot_move_waits(play_events, args.bot_delay_ms)),
         "actions_per_s": len(events) / args.seconds, "play_actions_per_s": len(play_events) / args.seconds,
         "cards_per_s": len(cards) / args.seconds,
         "messages": {kind: n for kind, n in messages.items() if n},
@@ -352,6 +353,7 @@ def report(args, result, log_path) -> None:
         f"(a) card due → arrival at its seat:      {fmt(result['cards'])}   missing {result['cards_missing']}"
         + (f" ({result['cards_in_state']} shown by a late state, not pushed)" if result["cards_in_state"] else ""),
         f"(b) action → state at every socket:      {fmt(result['actions'])}   missing {result['actions_missing']}",
+        f"    bot move due → accepted (the queue before the write): {fmt(result['bot_move_waits'])}",
         f"throughput: {result['actions_per_s']:.1f} actions/s ({result['play_actions_per_s']:.1f} by bots), "
         f"{result['cards_per_s']:.0f} cards/s, messages {result['messages']}",
         f"CPU: server {result['server_cpu_pct']:.0f}% (100% = one core), bench clients {result['bench_cpu_pct']:.0f}%, "

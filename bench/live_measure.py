@@ -144,6 +144,18 @@ def action_latencies(clients, events):
     return latencies, missing
 
 
+def bot_move_waits(events, delay_ms: int) -> list[float]:
+    """Each bot move: due (its table's previous change + the bot delay) → accepted by the
+    write path. Not part of (b), which starts at acceptance: this shows the queue before the
+    write, which a player's action would wait in too."""
+    rows = sorted(events)
+    waits = []
+    for before, move in zip(rows, rows[1:]):
+        if move[0] == before[0] and move[1] == before[1] + 1 and move[3] == "bot":
+            waits.append((move[2] - before[2]).total_seconds() - delay_ms / 1000)
+    return waits
+
+
 def fmt(stats: dict) -> str:
     if not stats.get("n"):
         return "n=0"
