@@ -36,7 +36,12 @@ def database_from_url(url: str | None, base_dir) -> dict:
         "PORT": str(parts.port or 5432),
         # Reusing connections halves the cost of each short DB call (STYLE pitfall 10).
         "CONN_MAX_AGE": 60,
-        "CONN_HEALTH_CHECKS": True,
+        # No health check: it is one more round trip ("SELECT 1") for every database call,
+        # made by the one database thread a server process has, and it cut a busy process's
+        # writes by a quarter (docs/performance.md). The price: after a database restart a
+        # thread's first call fails once (a socket reconnects; the clock retries), then
+        # Django replaces the broken connection.
+        "CONN_HEALTH_CHECKS": False,
     }
 
 
