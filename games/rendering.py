@@ -125,10 +125,10 @@ def trump_context(view):
     """Which cards to mark (and sort) as trumps in this view, if any."""
     if view and view.get("result"):
         # After the hand the levels have moved on: mark its cards with the hand's own trumps.
-        return engine.TrumpContext(view["result"]["level"], view["result"]["trump"])
+        return engine.context(view["result"]["level"], view["result"]["trump"])
     if view and view.get("level"):
         # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
-        return engine.TrumpContext(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
+        return engine.context(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
     return None
 
 

@@ -79,12 +79,11 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
 
 def _writable(table_id: int, version: int):
     """The locked table and its seats as private copies the handlers may change. When this
-    process holds exactly this version, its copy is taken (with the parsed state and the
-    match and hand the records know) instead of reading the database again."""
+    process holds exactly this version, its copy is taken (with the match and hand the
+    records know) instead of reading the database again."""
     held = table_cache.cached(table_id, version)
     if held is not None and held.version == version:
-        mine = held.for_writing()
-        return mine.table, mine.seats
+        return held.rows_for_writing()
     table = Table.objects.get(pk=table_id)
     return table, list(table.seats.select_related("user").order_by("position"))
 

@@ -9,7 +9,7 @@ a move, the write path itself) may use it instead of reading the database again.
 A version this process has not seen (another process wrote it) is simply read.
 
 Entries are shared between threads and must never be changed: callers that want
-to change one take `LoadedTable.for_writing()`.
+to change one take `LoadedTable.rows_for_writing()`.
 """
 import copy
 from dataclasses import dataclass
@@ -32,13 +32,10 @@ class LoadedTable:
     def version(self) -> int:
         return self.table.version
 
-    def for_writing(self) -> "LoadedTable":
-        """Private copies for the write path to change."""
-        return LoadedTable(
-            table=copy.copy(self.table),
-            seats=[copy.copy(seat) for seat in self.seats],
-            game=self.game.copy() if self.game is not None else None,
-        )
+    def rows_for_writing(self) -> tuple[Table, list]:
+        """Private copies of the table row and seats for the write path to change (its
+        handlers parse the state themselves)."""
+        return copy.copy(self.table), [copy.copy(seat) for seat in self.seats]
 
 
 def remember(loaded: LoadedTable) -> None:
