@@ -100,7 +100,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     async def classify(self, cards):
         if not is_card_list(cards):
             return await self.send_error("bad_action", _("An action needs a list of cards."))
-        html, legal = self._classify(await self._loaded(self.version), cards)
+        html, legal = self._classify(await table_cache.latest(self.table_id, self.version), cards)
         await self.send(text_data=json.dumps({"type": "selection", "html": html, "legal": legal}))
 
     # --- outgoing -------------------------------------------------------------------
@@ -120,14 +120,8 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
 
     user_removed = table_closed
 
-    async def _loaded(self, at_least=None):
-        """The table at version `at_least` or later: from this process's memory when it
-        holds that (games/table_cache.py), else read now."""
-        held = table_cache.cached(self.table_id, at_least) if at_least is not None else None
-        return held or await database_sync_to_async(table_cache.read)(self.table_id)
-
     async def push_state(self, force=False, at_least=None):
-        snapshot = self._snapshot(await self._loaded(at_least))  # no database: renders here
+        snapshot = self._snapshot(await table_cache.latest(self.table_id, at_least))  # renders here
         if snapshot is None:
             await self.close(code=4404)
             return

@@ -64,12 +64,6 @@ def _next_step(loaded, now):
     return clock.due_step(table, loaded.game, loaded.seats, now)
 
 
-async def _latest(table_id, must_read: bool):
-    """The newest version this process has heard of, from memory when it holds it."""
-    held = None if must_read else table_cache.cached(table_id, _heard.get(table_id, 0))
-    return held or await database_sync_to_async(table_cache.read)(table_id)
-
-
 async def _sleep_or_poke(table_id, seconds) -> bool:
     """Wait `seconds` or until poked; True when poked."""
     wakeup = _wakeups[table_id]
@@ -86,7 +80,8 @@ async def _run(table_id: int) -> None:
     must_read = True
     while _sockets.get(table_id, 0) > 0:
         try:
-            loaded = await _latest(table_id, must_read)
+            # The newest version this process has heard of, from memory when it holds it.
+            loaded = await table_cache.latest(table_id, None if must_read else _heard.get(table_id, 0))
             must_read = False
             step = _next_step(loaded, timezone.now())
             if step is None:

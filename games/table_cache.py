@@ -14,6 +14,8 @@ to change one take `LoadedTable.rows_for_writing()`.
 import copy
 from dataclasses import dataclass
 
+from channels.db import database_sync_to_async
+
 from games import engine
 from games.models import Table
 
@@ -65,13 +67,11 @@ def read(table_id: int) -> LoadedTable | None:
     return loaded
 
 
-def load(table_id: int, at_least: int | None = None) -> LoadedTable | None:
-    """Version `at_least` or later from memory, else the database's current row."""
-    if at_least is not None:
-        held = cached(table_id, at_least)
-        if held is not None:
-            return held
-    return read(table_id)
+async def latest(table_id: int, at_least: int | None) -> LoadedTable | None:
+    """Version `at_least` or later from memory, else the database's current row, read in
+    the process's database thread (`at_least` None: always read)."""
+    held = cached(table_id, at_least) if at_least is not None else None
+    return held or await database_sync_to_async(read)(table_id)
 
 
 def from_rows(table: Table, seats: list) -> LoadedTable:
