@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import is_banned
 from games import clock, engine, presence, rendering, runner, selectors, services, table_cache
 from games.i18n import language_for_scope, translate_notice, translate_rejection
-from games.lobby import LOBBY_GROUP
+from games.lobby import notify_lobby_async
 from games.models import Table
 from games.socket_dispatch import DirectDispatch
 from games.socket_input import JsonInput
@@ -204,7 +204,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             if self.heartbeat:
                 self.heartbeat.cancel()
             await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)
-        await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+        await notify_lobby_async()
 
     async def _keep_watching(self):
         while True:

@@ -30,8 +30,13 @@ def lobby_rows() -> list[dict]:
     return rows
 
 
+async def notify_lobby_async() -> None:
+    """Tell every lobby socket to render the list again."""
+    await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
 def notify_lobby() -> None:
-    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+    async_to_sync(notify_lobby_async)()
 
 
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):

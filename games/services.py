@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import clock, engine, moderation, records, seating, selectors, table_cache, table_rows
-from games.lobby import LOBBY_GROUP, notify_lobby
+from games.lobby import notify_lobby, notify_lobby_async
 from games.models import Table
 from games.steps import ActionRejected, Applied, is_card_list
 
@@ -93,10 +93,9 @@ async def table_act_async(*, table_id: int, **arguments) -> Outcome:
     then the news sent from the event loop. (Sending from the database thread would make
     it wait for a busy loop, and every database call of the process waits for that thread.)"""
     outcome = await database_sync_to_async(table_act)(table_id=table_id, notify=False, **arguments)
-    layer = get_channel_layer()
-    await layer.group_send(f"table-{table_id}", _changed(outcome.version))
+    await get_channel_layer().group_send(f"table-{table_id}", _changed(outcome.version))
     if outcome.lobby_visible:
-        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+        await notify_lobby_async()
     return outcome
 
 
