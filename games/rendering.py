@@ -104,8 +104,12 @@ def hand_context(view, viewer_seat, ctx=None) -> dict:
     return {
         "view": view, "viewer_seat": viewer_seat,
         "hand": _hand_faces(view, ctx) if view else [],
-        "declarations": [faces(cards, ctx) for cards in (view or {}).get("can_declare") or ()],
+        "declarations": _declaration_faces(view, ctx),
     }
+
+
+def _declaration_faces(view, ctx) -> list[list[dict]]:
+    return [faces(cards, ctx) for cards in (view or {}).get("can_declare") or ()]
 
 
 def card_arrival(view, code: str, shown_declarations) -> dict:
@@ -113,10 +117,10 @@ def card_arrival(view, code: str, shown_declarations) -> dict:
     sorted hand (RULES §2.6), plus the declaration buttons when they changed. Rendering
     the whole hand for each of the ~670 cards a second of 100 dealing tables cost most of
     the deal's CPU (docs/performance.md)."""
-    push = {"card": code, "index": view["hand"].index(code),
-            "html": card_button(card_face(code, trump_context(view)))}
+    ctx = trump_context(view)
+    push = {"card": code, "index": view["hand"].index(code), "html": card_button(card_face(code, ctx))}
     if view["can_declare"] != shown_declarations:
-        context = {"declarations": hand_context(view, view["seat"])["declarations"]}
+        context = {"declarations": _declaration_faces(view, ctx)}
         push["declare"] = render_to_string("games/partials/declare_options.html", context)
     return push
 

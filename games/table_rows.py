@@ -30,6 +30,11 @@ def _quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def _prepared(instance, fields) -> list:
+    """The values the ORM would send for these fields of `instance`."""
+    return [field.get_db_prep_save(getattr(instance, field.attname), connection) for field in fields]
+
+
 def lock(table_id: int) -> tuple[int, str] | None:
     """Lock the table's row until the transaction ends; (version, status), None if missing."""
     text = f"SELECT version, status FROM {_quote(Table._meta.db_table)} WHERE id = %s"
@@ -43,8 +48,8 @@ def save(table: Table, now) -> None:
     table.updated_at = now
     fields = _fields(Table, SAVED_FIELDS)
     assignments = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
-    values = [field.get_db_prep_save(getattr(table, field.attname), connection) for field in fields]
-    _sql(f"UPDATE {_quote(Table._meta.db_table)} SET {assignments} WHERE id = %s", [*values, table.pk])
+    text = f"UPDATE {_quote(Table._meta.db_table)} SET {assignments} WHERE id = %s"
+    _sql(text, [*_prepared(table, fields), table.pk])
 
 
 def append_event(*, table: Table, seq: int, hand, actor, source: str, action: dict, events: list, now) -> None:
@@ -53,6 +58,5 @@ def append_event(*, table: Table, seq: int, hand, actor, source: str, action: di
                      events=events, created_at=now)
     fields = _fields(TableEvent, EVENT_FIELDS)
     columns = ", ".join(_quote(field.column) for field in fields)
-    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
     placeholders = ", ".join(["%s"] * len(fields))
-    _sql(f"INSERT INTO {_quote(TableEvent._meta.db_table)} ({columns}) VALUES ({placeholders})", values)
+    _sql(f"INSERT INTO {_quote(TableEvent._meta.db_table)} ({columns}) VALUES ({placeholders})", _prepared(row, fields))
