@@ -10,7 +10,7 @@ reconnects, or at once under `manage.py runtables`.
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games import clock, services, table_cache
@@ -97,8 +97,8 @@ async def _run(table_id: int) -> None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
             action = step.action
             if action["type"] in services.BOT_STEPS:
-                # Think in a worker thread of its own, not in the DB thread nor under the row lock.
-                move = await database_sync_to_async(services.bot_decide, thread_sensitive=False)(
+                # Think in a worker thread of its own (no database), not under the row lock.
+                move = await sync_to_async(services.bot_decide, thread_sensitive=False)(
                     loaded=loaded, step_action=action, now=timezone.now(),
                 )
                 if move is None:
