@@ -8,6 +8,7 @@ the rest are refused as stale: correctness never depends on this in-process stat
 reconnects, or at once under `manage.py runtables`.
 """
 import asyncio
+import contextlib
 import logging
 
 from asgiref.sync import sync_to_async
@@ -23,6 +24,9 @@ _sockets: dict[int, int] = {}
 _tasks: dict[int, asyncio.Task] = {}
 _wakeups: dict[int, asyncio.Event] = {}
 _heard: dict[int, int] = {}  # the latest version this process knows each table reached
+BOT_MOVES_AT_ONCE = 2  # one thinking while another's write waits for the database
+BUSY_LOOP_S = 0.005  # a turn of the event loop that takes longer has pushes queued
+_bot_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
 
 
 def attach(table_id: int) -> None:
@@ -76,6 +80,30 @@ async def _sleep_or_poke(table_id, seconds) -> bool:
     return poked
 
 
+@contextlib.asynccontextmanager
+async def _bot_turn(is_bot: bool):
+    """Bots take turns, and the next moves only once the event loop keeps up again.
+
+    Bot moves are the load that can wait: a saturated process would otherwise queue the
+    pushes of every accepted action (the latency people see) behind ever more bot moves
+    (docs/performance.md). People's actions and the other timed steps never wait here."""
+    if not is_bot:
+        yield False
+        return
+    loop = asyncio.get_running_loop()
+    gate = _bot_gates.get(loop)
+    if gate is None:
+        _bot_gates.clear()  # a gate belongs to its loop (tests run many loops, a server one)
+        gate = _bot_gates[loop] = asyncio.Semaphore(BOT_MOVES_AT_ONCE)
+    async with gate:
+        yield True
+        while True:  # sleep(0) comes back after everything already queued on the loop ran
+            started = loop.time()
+            await asyncio.sleep(0)
+            if loop.time() - started < BUSY_LOOP_S:
+                break
+
+
 async def _run(table_id: int) -> None:
     must_read = True
     while _sockets.get(table_id, 0) > 0:
@@ -95,19 +123,20 @@ async def _run(table_id: int) -> None:
                 continue  # look again: the table may have moved on meanwhile
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
-            action = step.action
-            if action["type"] in services.BOT_STEPS:
-                # Think in a worker thread of its own (no database), not under the row lock.
-                move = await sync_to_async(services.bot_decide, thread_sensitive=False)(
-                    loaded=loaded, step_action=action, now=timezone.now(),
+            async with _bot_turn(step.action["type"] in services.BOT_STEPS) as is_bot:
+                action = step.action
+                if is_bot:
+                    # Think in a worker thread of its own (no database), not under the row lock.
+                    move = await sync_to_async(services.bot_decide, thread_sensitive=False)(
+                        loaded=loaded, step_action=action, now=timezone.now(),
+                    )
+                    if move is None:
+                        await asyncio.sleep(0.05)
+                        continue
+                    action = {**action, "move": move}
+                outcome = await services.table_act_async(
+                    table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
                 )
-                if move is None:
-                    await asyncio.sleep(0.05)
-                    continue
-                action = {**action, "move": move}
-            outcome = await services.table_act_async(
-                table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
-            )
             _hear(table_id, outcome.version)
         except services.ActionRejected as rejected:
             if rejected.code == "stale_version":  # someone else got there first: read it again

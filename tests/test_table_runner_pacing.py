@@ -1,0 +1,50 @@
+"""Bots wait for the event loop: under load their moves queue, not the pushes people see."""
+import asyncio
+import time
+
+from games import runner
+
+
+async def test_bots_take_turns_and_yield_to_a_busy_loop(monkeypatch):
+    monkeypatch.setattr(runner, "BOT_MOVES_AT_ONCE", 1)
+    timeline = []
+
+    async def busy_pushes():
+        # Stand-in for the pushes an accepted move sets off: several turns of the loop,
+        # each longer than BUSY_LOOP_S.
+        for _ in range(5):
+            time.sleep(2 * runner.BUSY_LOOP_S)
+            await asyncio.sleep(0)
+        timeline.append("pushes done")
+
+    async def bot(name, then=None):
+        async with runner._bot_turn(True) as is_bot:
+            assert is_bot
+            timeline.append(f"{name} moves")
+            if then:
+                asyncio.get_running_loop().create_task(then())
+
+    first = asyncio.create_task(bot("first", then=busy_pushes))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(bot("second"))
+    await asyncio.gather(first, second)
+
+    assert timeline == ["first moves", "pushes done", "second moves"]
+
+
+async def test_other_steps_never_wait_for_the_bots(monkeypatch):
+    monkeypatch.setattr(runner, "BOT_MOVES_AT_ONCE", 1)
+    release = asyncio.Event()
+
+    async def thinking_bot():
+        async with runner._bot_turn(True):
+            await release.wait()
+
+    bot = asyncio.create_task(thinking_bot())
+    await asyncio.sleep(0)
+    async with runner._bot_turn(False) as is_bot:  # e.g. the end of the deal, a time-out
+        assert not is_bot
+        entered_while_bot_thinks = not bot.done()
+    release.set()
+    await bot
+    assert entered_while_bot_thinks
