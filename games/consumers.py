@@ -156,7 +156,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
 
     def _enter(self, invite):
         """(The reader's language, the table as read now) if they may enter, else None."""
-        loaded = table_cache.read(self.table_id)
+        loaded = table_cache.current(self.table_id)
         if loaded is None or not selectors.table_access(
             table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats,
         ):

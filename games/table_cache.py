@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 
-from games import engine
+from games import engine, table_rows
 from games.models import Table
 
 MAX_TABLES = 5000
@@ -65,6 +65,17 @@ def read(table_id: int) -> LoadedTable | None:
     loaded = from_rows(table, list(table.seats.select_related("user").order_by("position")))
     remember(loaded)
     return loaded
+
+
+def current(table_id: int) -> LoadedTable | None:
+    """The table as committed now: from memory when it holds the database's version (one
+    small query, no parsing: a restart's storm of sockets enters many times per table),
+    else read."""
+    version = table_rows.version(table_id)
+    if version is None:
+        forget(table_id)
+        return None
+    return cached(table_id, version) or read(table_id)
 
 
 async def latest(table_id: int, at_least: int | None) -> LoadedTable | None:
