@@ -13,7 +13,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.selectors import is_banned
+from accounts.selectors import entry_facts
 from games import clock, engine, presence, rendering, runner, selectors, services, table_cache
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.lobby import notify_lobby_async
@@ -157,13 +157,14 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     def _enter(self, invite):
         """(The reader's language, the table as read now) if they may enter, else None."""
         loaded = table_cache.current(self.table_id)
-        if loaded is None or not selectors.table_access(
-            table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats,
+        if loaded is None:
+            return None
+        facts = entry_facts(user=self.user, table_id=self.table_id)
+        if facts.banned or not selectors.table_access(
+            table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats, kicked=facts.kicked,
         ):
             return None
-        if is_banned(self.user):
-            return None
-        return language_for_scope(self.scope, self.user), loaded
+        return language_for_scope(self.scope, self.user, saved=facts.language), loaded
 
     def _snapshot(self, loaded):
         if loaded is None or loaded.table.status == Table.Status.CLOSED:

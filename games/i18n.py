@@ -4,9 +4,11 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 
-def language_for_scope(scope, user) -> str:
-    """The user's saved choice, else the language cookie, else the browser's Accept-Language."""
-    saved = getattr(getattr(user, "profile", None), "language", "")
+def language_for_scope(scope, user, saved=None) -> str:
+    """The user's saved choice (`saved`, when the caller read it), else the language
+    cookie, else the browser's Accept-Language."""
+    if saved is None:
+        saved = getattr(getattr(user, "profile", None), "language", "")
     candidates = [saved, scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")]
     headers = dict(scope.get("headers", []))
     accept = headers.get(b"accept-language", b"").decode("latin-1")

@@ -20,12 +20,14 @@ def visible_tables():
     )
 
 
-def table_access(*, table: Table, user, invite_code: str | None = None, seats=None) -> bool:
+def table_access(*, table: Table, user, invite_code: str | None = None, seats=None, kicked=None) -> bool:
     """May this user open the table page / socket? Private tables need the link or a seat
-    (`seats`: the table's seats when the caller has them already)."""
+    (`seats`, `kicked`: what the caller knows already)."""
     if table.status == Table.Status.CLOSED:
         return False
-    if is_kicked(user=user, table_id=table.pk):  # removed by a moderator (games/moderation.py)
+    if kicked is None:
+        kicked = is_kicked(user=user, table_id=table.pk)
+    if kicked:  # removed by a moderator (games/moderation.py)
         return False
     if not table.is_private:
         return True
