@@ -26,6 +26,7 @@ _wakeups: dict[int, asyncio.Event] = {}
 _heard: dict[int, int] = {}  # the latest version this process knows each table reached
 BOT_MOVES_AT_ONCE = 2  # one thinking while another's write waits for the database
 BUSY_LOOP_S = 0.005  # a turn of the event loop that takes longer has pushes queued
+BUSY_LOOP_WAIT_S = 0.5  # ...but bots never wait longer than this for it (they must move on)
 _bot_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
 
 
@@ -97,7 +98,8 @@ async def _bot_turn(is_bot: bool):
         gate = _bot_gates[loop] = asyncio.Semaphore(BOT_MOVES_AT_ONCE)
     async with gate:
         yield True
-        while True:  # sleep(0) comes back after everything already queued on the loop ran
+        give_up = loop.time() + BUSY_LOOP_WAIT_S
+        while loop.time() < give_up:  # sleep(0) returns after everything queued before it ran
             started = loop.time()
             await asyncio.sleep(0)
             if loop.time() - started < BUSY_LOOP_S:

@@ -48,3 +48,26 @@ async def test_other_steps_never_wait_for_the_bots(monkeypatch):
     release.set()
     await bot
     assert entered_while_bot_thinks
+
+
+async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
+    monkeypatch.setattr(runner, "BOT_MOVES_AT_ONCE", 1)
+    monkeypatch.setattr(runner, "BUSY_LOOP_WAIT_S", 0.1)
+    stop = asyncio.Event()
+
+    async def endless_pushes():
+        while not stop.is_set():
+            time.sleep(2 * runner.BUSY_LOOP_S)
+            await asyncio.sleep(0)
+
+    async def bot():
+        async with runner._bot_turn(True):
+            pass
+
+    pushing = asyncio.create_task(endless_pushes())
+    try:
+        # Two moves in a row: the second waits for the first's bounded wait, then moves.
+        await asyncio.wait_for(asyncio.gather(bot(), bot()), timeout=5)
+    finally:
+        stop.set()
+        await pushing
