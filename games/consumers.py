@@ -24,8 +24,9 @@ from games.steps import is_card_list
 
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
-# language, owner or not) serves them all (the view has no hand, RULES §9).
-_SPECTATOR_RENDERS: dict[tuple, dict] = {}
+# language, owner or not) serves them all (the view has no hand, RULES §9). Only the
+# latest is kept: older versions are never shown again.
+_SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((version, dealt), regions)
 _SPECTATOR_RENDERS_MAX = 5000
 
 
@@ -173,8 +174,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         seat = selectors.seat_of(seats, self.user)
         game = clock.live(table, loaded.game, timezone.now()) if loaded.game else None
         context_args = {"table": table, "seats": seats, "viewer_seat": seat, "user": self.user}
-        key = (table.pk, table.version, game.dealt if game else 0, self.language, self.user.pk == table.owner_id)
-        regions = _SPECTATOR_RENDERS.get(key) if seat is None else None
+        key = (table.pk, self.language, self.user.pk == table.owner_id)
+        stamp = (table.version, game.dealt if game else 0)
+        shared = _SPECTATOR_RENDERS.get(key) if seat is None else None
+        regions = shared[1] if shared and shared[0] == stamp else None
         if regions is None:
             view = engine.view(game, seat) if game else None
             with translation.override(self.language):
@@ -182,7 +185,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             if seat is None:
                 if len(_SPECTATOR_RENDERS) >= _SPECTATOR_RENDERS_MAX:
                     _SPECTATOR_RENDERS.clear()
-                _SPECTATOR_RENDERS[key] = regions
+                _SPECTATOR_RENDERS[key] = (stamp, regions)
         deal_plan = None
         if game is not None and game.phase == "deal" and seat is not None:
             upcoming = [
