@@ -81,3 +81,25 @@ async def test_spectators_see_no_hidden_card(players, fast_clock):
     assert seen > 0  # played cards did reach the spectator
     for client in clients + [watcher]:
         await client.close()
+
+
+async def test_spectators_share_the_render_of_the_latest_version_only(players, fast_clock):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    north = await ws_client(f"/ws/table/{table.pk}/", players[0])
+    watchers = [await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)(f"watcher{i}"))
+                for i in range(2)]
+    seated = table.version
+    await north.send({"action": "stand", "version": seated})
+    stood = [await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > seated) for w in watchers]
+    assert stood[0]["html"] == stood[1]["html"]  # one render served both
+    assert "north" not in stood[0]["html"]["players"]
+    await north.send({"action": "sit", "seat": 0, "version": stood[0]["version"]})
+    back = [await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > stood[0]["version"])
+            for w in watchers]
+    late = await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)("latecomer"))
+    first = await late.receive_until(lambda m: m.get("type") == "state")
+    # Everyone is shown the newest version, never the render kept from before it.
+    assert first["version"] == back[0]["version"] == back[1]["version"]
+    assert first["html"] == back[0]["html"] and "north" in first["html"]["players"]
+    for client in [north, late, *watchers]:
+        await client.close()
