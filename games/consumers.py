@@ -26,7 +26,7 @@ CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9). Only the
 # latest is kept: older versions are never shown again.
-_SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((version, dealt), regions)
+_SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((version, dealt), regions as JSON)
 _SPECTATOR_RENDERS_MAX = 5000
 
 
@@ -126,13 +126,14 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if snapshot is None:
             await self.close(code=4404)
             return
-        version, regions, deal_plan, seat = snapshot
+        version, regions_json, deal_plan, seat = snapshot
         if (seat is None) != self.watching:
             await self._set_watching(seat is None)
         if version < self.version and not force:
             return
         self.version = version
-        await self.send(text_data=json.dumps({"type": "state", "version": version, "html": regions}))
+        # The regions are JSON already: encoded once, whoever else is shown them.
+        await self.send(text_data=f'{{"type": "state", "version": {version}, "html": {regions_json}}}')
         if self.deal_task:
             self.deal_task.cancel()
             self.deal_task = None
@@ -177,15 +178,15 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         key = (table.pk, self.language, self.user.pk == table.owner_id)
         stamp = (table.version, game.dealt if game else 0)
         shared = _SPECTATOR_RENDERS.get(key) if seat is None else None
-        regions = shared[1] if shared and shared[0] == stamp else None
-        if regions is None:
+        regions_json = shared[1] if shared and shared[0] == stamp else None
+        if regions_json is None:
             view = engine.view(game, seat) if game else None
             with translation.override(self.language):
-                regions = rendering.render_regions(rendering.table_context(view=view, **context_args))
+                regions_json = json.dumps(rendering.render_regions(rendering.table_context(view=view, **context_args)))
             if seat is None:
                 if len(_SPECTATOR_RENDERS) >= _SPECTATOR_RENDERS_MAX:
                     _SPECTATOR_RENDERS.clear()
-                _SPECTATOR_RENDERS[key] = (stamp, regions)
+                _SPECTATOR_RENDERS[key] = (stamp, regions_json)
         deal_plan = None
         if game is not None and game.phase == "deal" and seat is not None:
             upcoming = [
@@ -194,7 +195,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
                 if receiver == seat and index >= game.dealt
             ]
             deal_plan = (game.copy(), seat, upcoming)  # _deal advances its own copy
-        return table.version, regions, deal_plan, seat
+        return table.version, regions_json, deal_plan, seat
 
     async def _set_watching(self, watching: bool):
         """Count this socket as a spectator (or stop), and tell the lobby."""
