@@ -17,8 +17,10 @@ What it does (docs/performance.md):
 - measures from T for --seconds: (a) card due time (deal_started_at + i*pace, from the DB)
   → arrival at that seat's socket; (b) each accepted action (TableEvent.created_at) →
   arrival of a "state" with that version (or a later one) at every socket of the table;
-- then a connect storm: all sockets of --storm-tables tables close and reconnect at once;
-  the time until each has its fresh "state", and every failed handshake or close.
+- then a connect storm, as after a server restart: the server is stopped and started again
+  (its memory is gone), and all sockets of --storm-tables tables reconnect at once; the
+  time from the new server listening until each has its fresh "state", and every failed
+  handshake or close. (--storm-without-restart: the same server, sockets closed first.)
 Both sides read the same machine clock. Bounded: --timeout kills everything; loopback only.
 Exit status: 0 when it ran (see the target lines), 2 when it could not run.
 """
@@ -87,11 +89,12 @@ def free_port() -> int:
 
 
 def start_server(port, env, log_path):
+    """Start the server (appending to its log) and wait until it listens; its pid."""
     global SERVER
     # As docs/deployment.md runs it: a handshake waits up to 30 s for its turn in a storm.
     command = [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(port),
                "--websocket_connect_timeout", "30", "config.asgi:application"]
-    log = open(log_path, "wb")
+    log = open(log_path, "ab")
     SERVER = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -192,12 +195,16 @@ async def open_all(clients, port, concurrency=20, attempts=4) -> int:
     return retries
 
 
-async def storm(clients, port) -> dict:
-    """Everyone hangs up, then everyone reconnects at once (as after a server restart)."""
+async def storm(clients, port, restart) -> dict:
+    """Everyone hangs up; the server restarts (`restart`: stops and starts it, back when it
+    listens); then everyone reconnects at once."""
     from websockets.exceptions import InvalidStatus
 
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-    await asyncio.sleep(0.5)
+    if restart:
+        await asyncio.get_running_loop().run_in_executor(None, restart)
+    else:
+        await asyncio.sleep(0.5)
     errors = Counter()
     start = time.time()
 
@@ -315,17 +322,32 @@ async def run(args, port, server_env, log_path):
     for client in everyone:
         client.unexpected.clear()
     chosen = [c for c in everyone if c.table_id in storm_tables]
-    print(f"storm: {len(chosen)} sockets of {len(storm_tables)} tables reconnect at once")
+    how = "the server restarts, then" if args.storm_restart else "on the same server,"
+    print(f"storm: {how} {len(chosen)} sockets of {len(storm_tables)} tables reconnect at once")
     if profiler is not None:
         await loop.run_in_executor(None, profiler.wait)
-    profiler = start_profiler(pid, 6, args.profile and args.profile + ".storm")
-    storm_cpu0, storm_t0 = cpu_seconds(pid), time.time()
-    outcome = await storm(chosen, port)
+
+    storm_pid, storm_cpu0, storm_t0 = pid, cpu_seconds(pid), time.time()
+
+    def restart() -> None:
+        nonlocal profiler, storm_pid, storm_cpu0, storm_t0
+        stop_server()
+        storm_pid = start_server(port, server_env, log_path)
+        profiler = start_profiler(storm_pid, 6, args.profile and args.profile + ".storm")
+        storm_cpu0, storm_t0 = cpu_seconds(storm_pid), time.time()
+
+    if args.storm_restart:
+        for client in everyone:
+            client.closing = True  # the restart closes the other tables' sockets too
+    else:
+        profiler = start_profiler(pid, 6, args.profile and args.profile + ".storm")
+    outcome = await storm(chosen, port, restart if args.storm_restart else None)
     result["storm"] = {
         "tables": len(storm_tables), "sockets": outcome["sockets"], "resynced": len(outcome["times"]),
+        "restart": args.storm_restart,
         **{k: v for k, v in percentiles(outcome["times"]).items() if k != "n"},
         "errors": sum(outcome["errors"].values()), "error_kinds": dict(outcome["errors"]),
-        "server_cpu_pct": 100 * (cpu_seconds(pid) - storm_cpu0) / (time.time() - storm_t0),
+        "server_cpu_pct": 100 * (cpu_seconds(storm_pid) - storm_cpu0) / (time.time() - storm_t0),
     }
     await asyncio.gather(*(c.close() for c in everyone), return_exceptions=True)
     if profiler is not None:
@@ -362,7 +384,8 @@ def report(args, result, log_path) -> None:
         f"errors in window: {result['errors_window']} {result['error_kinds'] or ''}; "
         f"connect retries during setup: {result['setup_connect_retries']}",
         f"phases after the window: {result['phases_after']}",
-        f"storm: {storm['sockets']} sockets of {storm['tables']} tables; resynced {storm['resynced']}; "
+        f"storm{' after a restart' if storm['restart'] else ''}: {storm['sockets']} sockets of {storm['tables']} tables; "
+        f"resynced {storm['resynced']}; "
         + (f"p50 {storm['p50']:.0f}  p99 {storm['p99']:.0f}  max {storm['max']:.0f} ms; " if storm.get("p99") else "")
         + f"errors {storm['errors']} {storm['error_kinds'] or ''}; server CPU {storm['server_cpu_pct']:.0f}%",
         f"server log: {result['server_log']['tracebacks']} tracebacks, "
@@ -391,6 +414,8 @@ def main():
     parser.add_argument("--playing", type=int, default=100, help="all-bot tables playing (4 spectator sockets each)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measurement window from the common deal start")
     parser.add_argument("--storm-tables", type=int, default=100, help="tables whose sockets all reconnect at once")
+    parser.add_argument("--storm-without-restart", dest="storm_restart", action="store_false",
+                        help="the storm's sockets reconnect to the same server (its memory warm)")
     parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the server")
     parser.add_argument("--grace", type=float, default=3.0, help="seconds to wait for in-flight messages")
     parser.add_argument("--timeout", type=float, default=None, help="hard limit in seconds (default: scaled)")
