@@ -125,6 +125,7 @@ async def _run(table_id: int) -> None:
                 continue  # look again: the table may have moved on meanwhile
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
+            outcome = None
             async with _bot_turn(step.action["type"] in services.BOT_STEPS) as is_bot:
                 action = step.action
                 if is_bot:
@@ -132,13 +133,14 @@ async def _run(table_id: int) -> None:
                     move = await sync_to_async(services.bot_decide, thread_sensitive=False)(
                         loaded=loaded, step_action=action, now=timezone.now(),
                     )
-                    if move is None:
-                        await asyncio.sleep(0.05)
-                        continue
-                    action = {**action, "move": move}
-                outcome = await services.table_act_async(
-                    table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
-                )
+                    action = {**action, "move": move} if move is not None else None
+                if action is not None:
+                    outcome = await services.table_act_async(
+                        table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
+                    )
+            if outcome is None:  # the bot had no move after all (the deal moved on): look again
+                await asyncio.sleep(0.05)
+                continue
             _hear(table_id, outcome.version)
         except services.ActionRejected as rejected:
             if rejected.code == "stale_version":  # someone else got there first: read it again
