@@ -46,13 +46,15 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if entered is None:
             await self.close(code=4403)
             return
-        self.language, loaded = entered
+        self.language, loaded, self.watching = entered
         self.group = f"table-{self.table_id}"
         # Join the group before the first snapshot, so no change can slip between (STYLE pitfall 2).
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(f"user-{self.user.pk}", self.channel_name)
         await self.accept()
         await self.push_state(at_least=loaded.version)  # the read _enter just made, or newer
+        if self.watching and self.heartbeat is None:  # counted by _enter
+            await self._watching_changed()
         runner.attach(self.table_id)
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
@@ -157,7 +159,9 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
 
     def _enter(self, invite):
-        """(The reader's language, the table as read now) if they may enter, else None."""
+        """(The reader's language, the table as read now, whether they watch) if they may
+        enter, else None. A spectator is counted in the same trip to the database: after a
+        restart every socket enters at once, one after another in that thread."""
         loaded = table_cache.current(self.table_id)
         if loaded is None:
             return None
@@ -166,7 +170,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats, kicked=facts.kicked,
         ):
             return None
-        return language_for_scope(self.scope, self.user, saved=facts.language), loaded
+        watching = selectors.seat_for(loaded.seats, self.user) is None
+        if watching:
+            presence.spectator_watch(table_id=self.table_id, channel_name=self.channel_name, user=self.user)
+        return language_for_scope(self.scope, self.user, saved=facts.language), loaded, watching
 
     def _snapshot(self, loaded):
         if loaded is None or loaded.table.status == Table.Status.CLOSED:
@@ -198,17 +205,22 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         return table.version, regions_json, deal_plan, seat
 
     async def _set_watching(self, watching: bool):
-        """Count this socket as a spectator (or stop), and tell the lobby."""
+        """Count this socket as a spectator (or stop)."""
         self.watching = watching
         if watching:
             await database_sync_to_async(presence.spectator_watch)(
                 table_id=self.table_id, channel_name=self.channel_name, user=self.user,
             )
-            self.heartbeat = asyncio.create_task(self._keep_watching())
         else:
-            if self.heartbeat:
-                self.heartbeat.cancel()
             await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)
+        await self._watching_changed()
+
+    async def _watching_changed(self):
+        """The spectator row was just written or deleted: keep it fresh while watching, and
+        tell the lobby."""
+        if self.heartbeat:
+            self.heartbeat.cancel()
+        self.heartbeat = asyncio.create_task(self._keep_watching()) if self.watching else None
         await notify_lobby_async()
 
     async def _keep_watching(self):
