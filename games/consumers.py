@@ -13,7 +13,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.selectors import entry_facts
 from games import clock, engine, presence, rendering, runner, selectors, services, table_cache
 from games.i18n import language_for_scope, translate_notice, translate_rejection
 from games.lobby import notify_lobby_async
@@ -162,18 +161,16 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         """(The reader's language, the table as read now, whether they watch) if they may
         enter, else None. A spectator is counted in the same trip to the database: after a
         restart every socket enters at once, one after another in that thread."""
-        loaded = table_cache.current(self.table_id)
-        if loaded is None:
-            return None
-        facts = entry_facts(user=self.user, table_id=self.table_id)
-        if facts.banned or not selectors.table_access(
-            table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats, kicked=facts.kicked,
+        entry = selectors.socket_entry(user=self.user, table_id=self.table_id)
+        loaded = table_cache.current(self.table_id, entry.version)
+        if loaded is None or entry.banned or not selectors.table_access(
+            table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats, kicked=entry.kicked,
         ):
             return None
         watching = selectors.seat_for(loaded.seats, self.user) is None
         if watching:
             presence.spectator_watch(table_id=self.table_id, channel_name=self.channel_name, user=self.user)
-        return language_for_scope(self.scope, self.user, saved=facts.language), loaded, watching
+        return language_for_scope(self.scope, self.user, saved=entry.language), loaded, watching
 
     def _snapshot(self, loaded):
         if loaded is None or loaded.table.status == Table.Status.CLOSED:

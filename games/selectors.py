@@ -1,7 +1,11 @@
 """Reads (STYLE: selectors): what a given user may see of tables and hands."""
+from dataclasses import dataclass
+
+from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from accounts.models import Ban, Kick, Profile
 from accounts.selectors import is_kicked
 from games import clock, engine
 from games.models import Table
@@ -67,3 +71,34 @@ def seat_view(table, seat: int | None, now=None) -> dict | None:
     """RULES §9: exactly what this seat (None: a spectator) may see now."""
     game = live_game(table, now)
     return None if game is None else engine.view(game, seat)
+
+
+@dataclass(frozen=True)
+class Entry:
+    version: int | None  # the table's committed version; None: there is no such table
+    banned: bool
+    kicked: bool  # from this table
+    language: str  # the user's saved UI language, or ""
+
+
+def socket_entry(*, user, table_id: int, now=None) -> Entry:
+    """What a socket entering a table needs to know, in one statement: the table's version
+    (table_cache.current), and is_banned, is_kicked and profile_language of its user.
+
+    In SQL because after a restart every socket enters at once, one after another in the
+    process's database thread, where each query also waits its turn for the GIL, and the
+    ORM spends ~1 ms of CPU compiling each query (docs/performance.md). "Active" is
+    SanctionQuerySet.active(); tests/test_table_entry.py holds the two equal."""
+    now = Ban._meta.get_field("expires_at").get_db_prep_value(now or timezone.now(), connection)
+    active = "lifted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)"
+    quote = connection.ops.quote_name
+    text = (
+        f"SELECT (SELECT version FROM {quote(Table._meta.db_table)} WHERE id = %s), "
+        f"EXISTS (SELECT 1 FROM {quote(Ban._meta.db_table)} WHERE user_id = %s AND {active}), "
+        f"EXISTS (SELECT 1 FROM {quote(Kick._meta.db_table)} WHERE user_id = %s AND table_id = %s AND {active}), "
+        f"(SELECT language FROM {quote(Profile._meta.db_table)} WHERE user_id = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(text, [table_id, user.pk, now, user.pk, table_id, now, user.pk])
+        version, banned, kicked, language = cursor.fetchone()
+    return Entry(version=version, banned=bool(banned), kicked=bool(kicked), language=language or "")

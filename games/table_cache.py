@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 
-from games import engine, table_rows
+from games import engine
 from games.models import Table
 
 MAX_TABLES = 5000
@@ -67,11 +67,10 @@ def read(table_id: int) -> LoadedTable | None:
     return loaded
 
 
-def current(table_id: int) -> LoadedTable | None:
-    """The table as committed now: from memory when it holds the database's version (one
-    small query, no parsing: a restart's storm of sockets enters many times per table),
-    else read."""
-    version = table_rows.version(table_id)
+def current(table_id: int, version: int | None) -> LoadedTable | None:
+    """The table at `version`, the database's committed version just read (None: no such
+    table): from memory when it holds that version, else read. A restart's storm of sockets
+    enters many times per table; only the first reads and parses it."""
     if version is None:
         forget(table_id)
         return None

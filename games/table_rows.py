@@ -1,11 +1,11 @@
-"""The statements that run on every action (and every socket's entry), in SQL.
+"""The write path's statements that run on every action, in SQL.
 
 Each accepted action locks the table row, appends its event and saves the table. The
 ORM compiles every statement anew, which costs about 1 ms of CPU per statement on the
 reference machine — more than everything else in the write path — and a busy server
 runs about 100 actions a second (docs/performance.md). Values still go through the
 model fields' own adapters, so PostgreSQL and SQLite store exactly what the ORM would.
-Everything else (the rare writes of records.py, the other reads) uses the ORM.
+Everything else (the rare writes of records.py, every read) uses the ORM.
 """
 from django.db import connection
 
@@ -41,12 +41,6 @@ def lock(table_id: int) -> tuple[int, str] | None:
     if connection.features.has_select_for_update:
         text += " FOR UPDATE"
     return _sql(text, [table_id])
-
-
-def version(table_id: int) -> int | None:
-    """The table's committed version, None if it does not exist."""
-    row = _sql(f"SELECT version FROM {_quote(Table._meta.db_table)} WHERE id = %s", [table_id])
-    return row[0] if row else None
 
 
 def save(table: Table, now) -> None:

@@ -95,12 +95,12 @@ def test_an_older_version_never_replaces_a_newer_one(players, django_capture_on_
 def test_entering_uses_the_memory_only_while_it_holds_the_database_version(players):
     table = make_table(players[0], players=players)
     held = table_cache.read(table.pk)
-    assert table_cache.current(table.pk) is held
+    assert table_cache.current(table.pk, held.version) is held
     # Another process moves the table on (on_commit callbacks do not run here: this
     # process never hears of it).
     services.table_act(table_id=table.pk, action={"type": "stand"}, expected_version=None, user=players[3])
     assert table_cache.cached(table.pk, 0) is held
-    entered = table_cache.current(table.pk)
+    entered = table_cache.current(table.pk, Table.objects.get(pk=table.pk).version)
     assert entered.version == held.version + 1 and entered.seats[3].user_id is None
-    Table.objects.filter(pk=table.pk).delete()
-    assert table_cache.current(table.pk) is None
+    assert table_cache.current(table.pk, None) is None  # the table is gone
+    assert table_cache.cached(table.pk, 0) is None

@@ -1,11 +1,13 @@
-"""accounts.selectors.entry_facts (one SQL statement) says what the ORM selectors say."""
+"""games.selectors.socket_entry (one SQL statement) says what the ORM says."""
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from accounts.models import Ban, Kick, Profile
-from accounts.selectors import entry_facts, is_banned, is_kicked, profile_language
+from accounts.selectors import is_banned, is_kicked, profile_language
+from games.models import Table
+from games.selectors import socket_entry
 from tests.conftest import make_moderator, make_table, make_user
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +17,7 @@ def _orm_facts(user, table_id):
     return (is_banned(user), is_kicked(user=user, table_id=table_id), profile_language(user=user))
 
 
-def test_entry_facts_agree_with_the_orm_for_every_kind_of_sanction():
+def test_socket_entry_agrees_with_the_orm_for_every_kind_of_sanction():
     moderator = make_moderator()
     now = timezone.now()
     table = make_table(moderator)
@@ -41,9 +43,15 @@ def test_entry_facts_agree_with_the_orm_for_every_kind_of_sanction():
         for sanction in sanctions:
             sanction.user, sanction.moderator, sanction.reason = user, moderator, name
             sanction.save()
-        facts = entry_facts(user=user, table_id=table.pk)
-        assert (facts.banned, facts.kicked, facts.language) == _orm_facts(user, table.pk), name
-        seen.add((facts.banned, facts.kicked, facts.language))
+        entry = socket_entry(user=user, table_id=table.pk)
+        assert (entry.banned, entry.kicked, entry.language) == _orm_facts(user, table.pk), name
+        assert entry.version == Table.objects.get(pk=table.pk).version
+        seen.add((entry.banned, entry.kicked, entry.language))
     # The cases cover every combination the statement can answer.
     assert {(b, k) for b, k, _ in seen} == {(False, False), (True, False), (False, True), (True, True)}
     assert {language for _, _, language in seen} == {"", "zh-hans"}
+
+
+def test_socket_entry_to_a_table_that_does_not_exist():
+    entry = socket_entry(user=make_user("lost"), table_id=987654)
+    assert entry.version is None and not entry.banned and not entry.kicked
