@@ -54,7 +54,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         await self.push_state(at_least=loaded.version)  # the read _enter just made, or newer
         if self.watching and self.heartbeat is None:  # counted by _enter
             await self._watching_changed()
-        runner.attach(self.table_id)
+        runner.attach(self.table_id, loaded.version)
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
             await self._act({"type": "resume"}, None)

@@ -30,12 +30,16 @@ BUSY_LOOP_WAIT_S = 0.5  # ...but bots never wait longer than this for it (they m
 _bot_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
 
 
-def attach(table_id: int) -> None:
+def attach(table_id: int, read_version: int | None = None) -> None:
+    """A socket is at the table (`read_version`: the version it just read from the
+    database, so the clock need not read it again to start)."""
     _sockets[table_id] = _sockets.get(table_id, 0) + 1
     task = _tasks.get(table_id)
     if task is None or task.done():
         _wakeups[table_id] = asyncio.Event()
-        _tasks[table_id] = asyncio.get_running_loop().create_task(_run(table_id))
+        if read_version is not None:
+            _hear(table_id, read_version)
+        _tasks[table_id] = asyncio.get_running_loop().create_task(_run(table_id, must_read=read_version is None))
 
 
 def detach(table_id: int) -> None:
@@ -106,8 +110,7 @@ async def _bot_turn(is_bot: bool):
                 break
 
 
-async def _run(table_id: int) -> None:
-    must_read = True
+async def _run(table_id: int, must_read: bool) -> None:
     while _sockets.get(table_id, 0) > 0:
         try:
             # The newest version this process has heard of, from memory when it holds it.

@@ -2,7 +2,11 @@
 import asyncio
 import time
 
-from games import runner
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import runner, table_cache
+from tests.conftest import make_table
 
 
 async def test_bots_take_turns_and_yield_to_a_busy_loop(monkeypatch):
@@ -71,3 +75,18 @@ async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
     finally:
         stop.set()
         await pushing
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_clock_started_by_a_socket_does_not_read_the_table_again(players, monkeypatch):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    held = await sync_to_async(table_cache.read)(table.pk)  # what the entering socket read
+    reads = []
+    monkeypatch.setattr(table_cache, "read", lambda table_id: reads.append(table_id))
+    runner.attach(table.pk, held.version)
+    try:
+        for _ in range(5):
+            await asyncio.sleep(0.01)
+        assert reads == []  # it started from the version the socket had just read
+    finally:
+        runner.detach(table.pk)
