@@ -24,6 +24,17 @@ def fast_and_isolated(settings):
 
 
 @pytest.fixture(autouse=True)
+def sync_thread_connections_closed():
+    """Async tests reach the database through asgiref's one thread for sync code; close its
+    connection after each test, or it still holds the test database when that is dropped."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """Each test runs its own event loop; a channel layer (and its receive lock) created in
     one loop must not be reused by the next, or one test's leftovers break the rest."""
