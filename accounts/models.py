@@ -29,7 +29,7 @@ class Profile(models.Model):
         return f"Profile of {self.user}"
 
 
-# --- Moderation (accounts/moderation.py, games/moderation.py, docs/moderation.md) ---------
+# --- Moderation (games/moderation/users.py, games/moderation/tables.py, docs/moderation.md) ---------
 
 class SanctionQuerySet(models.QuerySet):
     def active(self, now=None):

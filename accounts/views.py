@@ -13,9 +13,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileSettingsForm, RegisterForm, ThrottledAuthenticationForm
 from accounts.language import language_cookie_delete, language_cookie_set, language_supported
-from accounts.selectors import profile_language, user_public_get
+from accounts.selectors import profile_language
 from accounts.services import profile_ensure, profile_update, user_register
-from games.stats import profile_stats
 
 
 class LoginView(auth_views.LoginView):
@@ -55,20 +54,6 @@ def register(request):
             messages.success(request, _("Welcome, %(username)s! Your account is ready.") % {"username": user.username})
             return redirect("lobby")
     return render(request, "registration/register.html", {"form": form})
-
-
-def profile(request, username):
-    profile_user = user_public_get(username=username)
-    if profile_user is None:
-        raise Http404(_("No such player."))
-    context = {
-        "profile_user": profile_user,
-        "is_own_profile": request.user == profile_user,
-        # Game statistics (docs/accounts.md): the games app's selector, rendered in the
-        # template's profile_stats block by games/partials/profile_stats.html.
-        "stats": profile_stats(profile_user),
-    }
-    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -85,7 +85,7 @@ def make_tables(dealing: int, playing: int):
     from django.contrib.sessions.models import Session
 
     from games.models import Seat, Table
-    from games.tables import table_create
+    from games.runtime.tables import table_create
 
     Table.objects.filter(name__startswith="bench-").delete()
     Session.objects.all().delete()  # the bench database's own sessions only
@@ -112,13 +112,13 @@ def start_matches(table_ids, deal_start: datetime | None = None, lead_in_ms: int
     from django.conf import settings
     from django.utils import timezone
 
-    from games import services
+    from games.runtime import writer
 
     for table_id in table_ids:
         if deal_start is not None:
             lead_in_ms = max(0, int((deal_start - timezone.now()).total_seconds() * 1000))
         settings.GAMES_DEAL_LEAD_IN_MS = lead_in_ms
-        services.table_act(table_id=table_id, action={"type": "start_match"}, expected_version=None,
+        writer.table_act(table_id=table_id, action={"type": "start_match"}, expected_version=None,
                            source="system")
 
 

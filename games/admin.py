@@ -1,5 +1,5 @@
 """The admin for tables and their record: read-only (tables change only through the
-write path, games/services.py), linked table → matches → hands → events, with the
+write path, games/runtime/writer.py), linked table → matches → hands → events, with the
 moderators' "close" and "delete message" actions (docs/moderation.md).
 
 The record holds private game data (decks, buried cards, seat-private events). While a
@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from accounts import moderation as user_moderation
-from accounts.admin_moderation import ReadOnlyAdmin, ReadOnlyInline, change_link, changelist_link, reason_action
-from games import moderation
+from games.moderation import admin as moderation_admin  # noqa: F401  (registers users, sanctions, log, reports)
+from games.moderation import tables as moderation
+from games.moderation import users as user_moderation
+from games.moderation.admin_tools import ReadOnlyAdmin, ReadOnlyInline, change_link, changelist_link, reason_action
 from games.models import Bury, ChatMessage, Hand, Match, MatchPlayer, Seat, Table, TableEvent
 
 

@@ -7,13 +7,14 @@ from django.utils import timezone
 
 from accounts.models import Ban, Kick, Profile
 from accounts.selectors import is_kicked
-from games import clock, engine
+from games import engine
+from games.runtime import clock
 from games.models import Table
 
 
 def visible_tables():
     """Lobby list: public, not closed; private tables are reachable only by link."""
-    from games.presence import fresh_since
+    from games.runtime.presence import fresh_since
 
     return (
         Table.objects.filter(is_private=False)
@@ -31,7 +32,7 @@ def table_access(*, table: Table, user, invite_code: str | None = None, seats=No
         return False
     if kicked is None:
         kicked = is_kicked(user=user, table_id=table.pk)
-    if kicked:  # removed by a moderator (games/moderation.py)
+    if kicked:  # removed by a moderator (games/moderation/tables.py)
         return False
     if not table.is_private:
         return True

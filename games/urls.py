@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import history_views, views
+from games.history import views as history_views
+from games.web import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

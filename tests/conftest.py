@@ -18,7 +18,7 @@ def fast_and_isolated(settings):
     rate limits count in the shared Redis cache)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
-    from games import table_cache
+    from games.runtime import table_cache
 
     table_cache.forget_all()  # tables an earlier test's process-wide memory still holds
 
@@ -78,7 +78,7 @@ def session_cookie(user) -> bytes:
 def make_table(owner, *, players=(), pace_ms=5, window_ms=50, **options):
     """A table with `players` seated in order (None leaves a seat free)."""
     from games.models import Seat
-    from games.tables import table_create
+    from games.runtime.tables import table_create
 
     table = table_create(owner=owner, name=f"{owner.username}'s table", deal_pace_ms=pace_ms,
                          last_chance_ms=window_ms, **options)

@@ -91,7 +91,7 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
 
     from django.utils import timezone
 
-    from games import clock, services
+    from games.runtime import clock, writer
 
     rng = rng or random.Random(3)
     for _ in range(limit):
@@ -103,7 +103,7 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
         if game.phase in ("bury", "play") and not (seats[game.turn].bot or seats[game.turn].autoplay):
             message = choose_action(game, game.turn, rng)
             action = {"type": message["action"], "cards": message["cards"]}
-            services.table_act(table_id=table_id, action=action, expected_version=table.version,
+            writer.table_act(table_id=table_id, action=action, expected_version=table.version,
                                user=users_by_seat[game.turn])
             continue
         step = clock.due_step(table, game, seats, timezone.now())
@@ -112,7 +112,7 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
             time.sleep(min(wait, 0.5))
             continue
         if step.action is not None:
-            services.table_act(table_id=table_id, action=with_bot_move(table, step.action),
+            writer.table_act(table_id=table_id, action=with_bot_move(table, step.action),
                                expected_version=table.version, source=step.source)
     raise AssertionError("the table did not reach the goal")
 
@@ -121,10 +121,10 @@ def with_bot_move(table, action):
     """Bot steps carry the move the bot decided before the write (as the runner does)."""
     from django.utils import timezone
 
-    from games import services, table_cache
+    from games.runtime import writer, table_cache
 
-    if action["type"] not in services.BOT_STEPS:
+    if action["type"] not in writer.BOT_STEPS:
         return action
     loaded = table_cache.from_rows(table, list(table.seats.order_by("position")))
-    move = services.bot_decide(loaded=loaded, step_action=action, now=timezone.now())
+    move = writer.bot_decide(loaded=loaded, step_action=action, now=timezone.now())
     return {**action, "move": move}

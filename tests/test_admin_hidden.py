@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import services
+from games.runtime import writer
 from games.models import Bury, Hand, TableEvent
 from tests.conftest import make_table
 from tests.table_driver import drive
@@ -22,7 +22,7 @@ def staff_client(client):
 def test_running_hand_secrets_stay_out_of_the_admin_until_the_hand_is_over(players, settings, staff_client):
     settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     table, game = drive(table.pk, dict(enumerate(players)), lambda g: g.phase == "play" and len(g.tricks) >= 1)
     hand = Hand.objects.get(match__table=table, number=1)
     bury = Bury.objects.get(hand=hand)

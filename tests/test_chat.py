@@ -1,4 +1,4 @@
-"""Table chat: the service (games/chat.py) and its socket (games/chat_consumer.py)."""
+"""Table chat: the service (games/chat.py) and its socket (games/web/chat_consumer.py)."""
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache

@@ -1,4 +1,4 @@
-"""Match history (games/history.py, history_views.py) and profile statistics (games/stats.py).
+"""Match history (games/history/matches.py, history_views.py) and profile statistics (games/history/stats.py).
 
 The records are written here directly: these are read paths, and the numbers must
 be exactly the ones chosen. (tests/test_replay.py plays real hands through the
@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import history
+from games.history import matches
 from games.models import Hand, Match, MatchPlayer
-from games.stats import profile_stats
+from games.history.stats import profile_stats
 from tests.conftest import make_table, make_user
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +75,7 @@ def test_my_matches_lists_the_users_matches_only_newest_first(people):
     make_hand(running, 1, dealer=1, score=45, after={"0": "2", "1": "4"}, change={"team": 1, "levels": 2})
     others = make_match(table, [bob, cat, dan, eve], winner=1)
 
-    rows = history.match_rows(history.user_matches(user=ann), user=ann)
+    rows = matches.match_rows(matches.user_matches(user=ann), user=ann)
     assert [row["match"] for row in rows] == [running, aborted, lost, won]
     assert [row["result"] for row in rows] == ["playing", "aborted", "lost", "won"]
     assert rows[0]["partner"] == "eve" and sorted(rows[0]["opponents"]) == ["dan", "fay"]

@@ -1,4 +1,4 @@
-"""Moderation services (accounts/moderation.py, games/moderation.py) against the database:
+"""Moderation services (games/moderation/users.py, games/moderation/tables.py) against the database:
 what each action changes, what it refuses, and that every one is in the audit log."""
 from datetime import timedelta
 
@@ -6,10 +6,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation as user_moderation
+from games.moderation import users as user_moderation
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from accounts.selectors import is_banned, is_kicked, is_muted, user_can_moderate
-from games import chat, moderation, selectors, services
+from games import chat, selectors
+from games.moderation import tables as moderation
+from games.runtime import writer
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
 from tests.conftest import make_moderator, make_table, make_user
 
@@ -22,7 +24,7 @@ def moderator(db):
 
 
 def started(table, owner):
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=table.version, user=owner)
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=table.version, user=owner)
     table.refresh_from_db()
     return table
 
@@ -84,11 +86,11 @@ def test_a_closed_table_refuses_every_action_of_the_write_path(players, moderato
     moderation.table_close(moderator=moderator, table_id=table.pk, reason="closing")
     table.refresh_from_db()
     version = table.version
-    for kind in services._HANDLERS:
+    for kind in writer._HANDLERS:
         for user, source in ((players[0], "player"), (None, "clock"), (None, "bot"), (moderator, "moderator")):
             action = {"type": kind, "seat": 0, "cards": [], "reason": "x", "user": players[1].pk}
-            with pytest.raises(services.ActionRejected) as refused:
-                services.table_act(table_id=table.pk, action=action, expected_version=None, user=user, source=source)
+            with pytest.raises(writer.ActionRejected) as refused:
+                writer.table_act(table_id=table.pk, action=action, expected_version=None, user=user, source=source)
             assert refused.value.code == "table_closed", (kind, source)
     table.refresh_from_db()
     assert table.version == version
@@ -100,7 +102,7 @@ def test_closing_a_waiting_table_aborts_nothing_and_hides_it_from_the_lobby(play
     moderation.table_close(moderator=moderator, table_id=table.pk, reason="offensive name")
     assert not Match.objects.exists()
     assert table.pk not in [t.pk for t in selectors.visible_tables()]
-    with pytest.raises(services.ActionRejected):
+    with pytest.raises(writer.ActionRejected):
         moderation.table_close(moderator=moderator, table_id=table.pk, reason="twice")
     assert ModerationLog.objects.filter(action="close_table").count() == 1
 
@@ -191,7 +193,7 @@ def test_every_moderator_action_is_in_the_audit_log(players, moderator):
 
 def test_reasons_are_required(players, moderator):
     table = make_table(players[0], players=players)
-    with pytest.raises(services.ActionRejected) as refused:
+    with pytest.raises(writer.ActionRejected) as refused:
         moderation.table_close(moderator=moderator, table_id=table.pk, reason="   ")
     assert refused.value.code == "reason_required"
     with pytest.raises(user_moderation.ModerationRefused):

@@ -8,9 +8,9 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from accounts import moderation as user_moderation
+from games.moderation import users as user_moderation
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
-from games import services
+from games.runtime import writer
 from games.models import ChatMessage, Hand, Match, Table, TableEvent
 from tests.conftest import make_table, make_user
 
@@ -34,7 +34,7 @@ def staff(username, *perms):
 def world(players):
     """A running table with a chat line, and one of each kind of visitor."""
     table = make_table(players[0], players=players)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=0, user=players[0])
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=0, user=players[0])
     line = ChatMessage.objects.create(table=table, user=players[1], text="hello")
     return {
         "table": table, "line": line, "players": players,

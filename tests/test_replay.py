@@ -1,6 +1,6 @@
-"""Replays (games/replay.py, games/history.py, the hand_replay page).
+"""Replays (games/history/replay.py, games/history/matches.py, the hand_replay page).
 
-A real match is played through the one write path (`services.table_act`): the clock's
+A real match is played through the one write path (`writer.table_act`): the clock's
 steps with source="clock", people's declarations, bury and plays with their user, the
 plays drawn from `engine.sample_play` on the stored snapshot. The replay, folded from
 the stored log, must then reproduce every trick and the stored score exactly.
@@ -14,7 +14,11 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clock, engine, history, replay, selectors, services
+from games import engine, selectors
+
+from games.runtime import clock, writer
+
+from games.history import matches, replay
 from games.models import Hand, Table, TableEvent
 from tests.conftest import make_table, make_user
 
@@ -36,13 +40,13 @@ def _clock_step(table, game, seats):
     wait = (step.due - timezone.now()).total_seconds()
     if wait > 0:
         time.sleep(wait)
-    services.table_act(table_id=table.pk, action=step.action, expected_version=table.version, source="clock")
+    writer.table_act(table_id=table.pk, action=step.action, expected_version=table.version, source="clock")
 
 
 def drive(table, players, *, hands: int, seed: int = 7, declare_every: int = 30, stop_after_plays=None):
     """Play `hands` hands (or stop `stop_after_plays` plays into the last one)."""
     rng = random.Random(seed)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None,
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None,
                        user=table.owner)
     finished, plays = 0, 0
     while True:
@@ -53,7 +57,7 @@ def drive(table, players, *, hands: int, seed: int = 7, declare_every: int = 30,
             options = [(seat, cards[0]) for seat, cards in options if cards]
             if options and live.dealt >= declare_every * (len(live.declarations) + 1):
                 seat, cards = options[0]
-                services.table_act(table_id=table.pk, action={"type": "declare", "cards": cards},
+                writer.table_act(table_id=table.pk, action={"type": "declare", "cards": cards},
                                    expected_version=table.version, user=players[seat])
             elif clock.dealt_at(table, timezone.now()) >= clock.DECK_DEALT:
                 _clock_step(table, game, seats)
@@ -69,13 +73,13 @@ def drive(table, players, *, hands: int, seed: int = 7, declare_every: int = 30,
             return
         elif game.phase == "bury":
             hand = engine.view(game, game.turn)["hand"]
-            services.table_act(table_id=table.pk, action={"type": "bury", "cards": rng.sample(hand, 8)},
+            writer.table_act(table_id=table.pk, action={"type": "bury", "cards": rng.sample(hand, 8)},
                                expected_version=table.version, user=players[game.turn])
         elif game.phase == "play":
             if stop_after_plays is not None and finished == hands - 1 and plays >= stop_after_plays:
                 return
             cards = engine.sample_play(game, game.turn, rng)
-            services.table_act(table_id=table.pk, action={"type": "play", "cards": cards},
+            writer.table_act(table_id=table.pk, action={"type": "play", "cards": cards},
                                expected_version=table.version, user=players[game.turn])
             plays += 1
             if Hand.objects.filter(match__table=table, finished_at__isnull=False).count() > finished:
@@ -135,7 +139,7 @@ def test_folding_the_whole_log_reproduces_the_stored_snapshot(played):
 @pytest.mark.parametrize("number", [1, 2])
 def test_replay_reproduces_every_trick_and_the_stored_score(played, number):
     hand = Hand.objects.select_related("bury").get(match__table=played["table"], number=number)
-    frames = history.hand_frames(hand)
+    frames = matches.hand_frames(hand)
 
     assert frames[0].kind == "hand_started"
     dealt = [f for f in frames if f.kind == "card_dealt"]
@@ -181,7 +185,7 @@ def test_replay_reproduces_every_trick_and_the_stored_score(played, number):
 @pytest.mark.django_db
 def test_every_frame_shows_all_four_hands_and_the_points_at_that_moment(played):
     hand = played["hands"][0]
-    frames = history.hand_frames(hand)
+    frames = matches.hand_frames(hand)
     total = 0
     for frame in frames:
         assert set(frame.view["hands"]) == {"0", "1", "2", "3"}
@@ -260,7 +264,7 @@ def _page(user, hand, **params):
 @pytest.mark.django_db
 def test_replay_page_steps_through_frames_with_links(played):
     hand, viewer = played["hands"][0], make_user("viewer")
-    frames = history.hand_frames(hand)
+    frames = matches.hand_frames(hand)
     first = _page(viewer, hand)
     assert first.status_code == 200
     body = first.content.decode()
@@ -314,7 +318,7 @@ def test_an_unfinished_hand_has_no_replay_and_leaks_nothing(settings):
     assert reverse("hand_replay", args=[hand.pk]) not in body
     assert _cards_in(body, secret) == set() and hand.seed not in body and "data-card" not in body
     with pytest.raises(ValueError):
-        history.hand_actions(hand)
+        matches.hand_actions(hand)
 
 
 @pytest.mark.django_db

@@ -1,12 +1,14 @@
-"""The process's memory of each table's latest version (games/table_cache.py) and the
-write path's SQL statements (games/table_rows.py): what is remembered is exactly what
+"""The process's memory of each table's latest version (games/runtime/table_cache.py) and the
+write path's SQL statements (games/runtime/table_rows.py): what is remembered is exactly what
 the database holds, a memory that another process has outdated is never written back,
 and a refused action leaves the memory as it was."""
 import time
 
 import pytest
 
-from games import engine, services, table_cache
+from games import engine
+
+from games.runtime import writer, table_cache
 from games.models import Seat, Table, TableEvent
 from tests.conftest import make_table
 
@@ -15,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def _start(table, owner, capture):
     with capture(execute=True):
-        services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
+        writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
     return table_cache.cached(table.pk, 0)
 
 
@@ -51,14 +53,14 @@ def test_a_memory_outdated_by_another_process_is_never_written_back(
     engine.apply(game, {"type": "deal", "upto": 100})
     seat, cards = next((s, option) for s in range(4) for option in engine.view(game, s)["can_declare"])
     table_cache.forget_all()
-    services.table_act(table_id=table.pk, action={"type": "declare", "cards": cards},
+    writer.table_act(table_id=table.pk, action={"type": "declare", "cards": cards},
                        expected_version=stale.version, user=players[seat])
     table_cache.remember(stale)  # ...while this process still holds the version before it
 
     moved_on = Table.objects.get(pk=table.pk).version
     assert moved_on > stale.version
     with django_capture_on_commit_callbacks(execute=True):
-        services.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=moved_on,
+        writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=moved_on,
                            source="clock")
     fixed = engine.Game.from_json(Table.objects.get(pk=table.pk).state)
     assert fixed.dealer == seat  # RULES §3.5: the declaration was not lost; its maker deals
@@ -73,8 +75,8 @@ def test_a_refused_action_leaves_the_memory_untouched(players, django_capture_on
     held = table_cache.read(table.pk)
     before = (held.table.state, held.game.to_json(), [s.autoplay for s in held.seats])
     # The player is back (the write path clears autoplay first), then plays a card not in hand.
-    with pytest.raises(services.ActionRejected):
-        services.table_act(table_id=table.pk, action={"type": "play", "cards": ["SA", "SA", "SA"]},
+    with pytest.raises(writer.ActionRejected):
+        writer.table_act(table_id=table.pk, action={"type": "play", "cards": ["SA", "SA", "SA"]},
                            expected_version=held.version, user=players[1])
     assert table_cache.cached(table.pk, held.version) is held
     assert (held.table.state, held.game.to_json(), [s.autoplay for s in held.seats]) == before
@@ -98,7 +100,7 @@ def test_entering_uses_the_memory_only_while_it_holds_the_database_version(playe
     assert table_cache.current(table.pk, held.version) is held
     # Another process moves the table on (on_commit callbacks do not run here: this
     # process never hears of it).
-    services.table_act(table_id=table.pk, action={"type": "stand"}, expected_version=None, user=players[3])
+    writer.table_act(table_id=table.pk, action={"type": "stand"}, expected_version=None, user=players[3])
     assert table_cache.cached(table.pk, 0) is held
     entered = table_cache.current(table.pk, Table.objects.get(pk=table.pk).version)
     assert entered.version == held.version + 1 and entered.seats[3].user_id is None

@@ -4,7 +4,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import clock, engine, services
+from games import engine
+
+from games.runtime import clock, writer
 from games.models import Table, TableEvent
 from tests.conftest import make_table
 from tests.table_driver import with_bot_move
@@ -15,9 +17,9 @@ pytestmark = pytest.mark.django_db
 def bot_table(owner, pace_ms=150, window_ms=50):
     table = make_table(owner, players=[owner], pace_ms=pace_ms, window_ms=window_ms)
     for seat in (1, 2, 3):
-        services.table_act(table_id=table.pk, action={"type": "add_bot", "seat": seat, "level": "basic"},
+        writer.table_act(table_id=table.pk, action={"type": "add_bot", "seat": seat, "level": "basic"},
                            expected_version=None, user=owner)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
     return Table.objects.get(pk=table.pk)
 
 
@@ -43,27 +45,27 @@ def test_deal_end_fix_trump_and_stale_ticks(players, settings):
     seats = list(table.seats.order_by("position"))
     step = clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
     while step.action and step.action["type"] == "bot_declare":
-        services.table_act(table_id=table.pk, action=with_bot_move(table, step.action),
+        writer.table_act(table_id=table.pk, action=with_bot_move(table, step.action),
                            expected_version=table.version, source="bot")
         table.refresh_from_db()
         step = clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
     assert step.action == {"type": "deal", "upto": 100}
     version = table.version
-    services.table_act(table_id=table.pk, action=step.action, expected_version=version, source="clock")
+    writer.table_act(table_id=table.pk, action=step.action, expected_version=version, source="clock")
     # The same tick again (another process, or late): refused, nothing changes.
-    with pytest.raises(services.ActionRejected) as refused:
-        services.table_act(table_id=table.pk, action=step.action, expected_version=version, source="clock")
+    with pytest.raises(writer.ActionRejected) as refused:
+        writer.table_act(table_id=table.pk, action=step.action, expected_version=version, source="clock")
     assert refused.value.code == "stale_version"
     table.refresh_from_db()
     assert engine.Game.from_json(table.state).phase == "last_chance"
     # fix_trump is not due before the last-chance window ends.
-    with pytest.raises(services.ActionRejected) as early:
-        services.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version,
+    with pytest.raises(writer.ActionRejected) as early:
+        writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version,
                            source="clock")
     assert early.value.code == "not_due"
     # A player cannot submit clock steps.
-    with pytest.raises(services.ActionRejected) as player:
-        services.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version,
+    with pytest.raises(writer.ActionRejected) as player:
+        writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version,
                            user=players[0])
     assert player.value.code == "not_allowed"
 
@@ -81,7 +83,7 @@ def table_with_a_due_bot_declaration(owner):
 
 def test_bots_declare_during_the_deal_with_the_cards_dealt_by_then(players):
     table, step = table_with_a_due_bot_declaration(players[0])
-    services.table_act(table_id=table.pk, action=with_bot_move(table, step.action),
+    writer.table_act(table_id=table.pk, action=with_bot_move(table, step.action),
                        expected_version=table.version, source="bot")
     rows = list(TableEvent.objects.filter(table_id=table.pk).order_by("-seq")[:2])
     declare, catch_up = rows
@@ -95,8 +97,8 @@ def test_a_bot_step_needs_a_move_for_the_bots_own_seat(players):
     table, step = table_with_a_due_bot_declaration(players[0])
     other_seat = (step.action["seat"] % 3) + 1
     for bad in (None, {"type": "fix_trump"}, {"type": "declare", "seat": other_seat, "cards": []}):
-        with pytest.raises(services.ActionRejected) as refused:
-            services.table_act(table_id=table.pk, action={**step.action, "move": bad},
+        with pytest.raises(writer.ActionRejected) as refused:
+            writer.table_act(table_id=table.pk, action={**step.action, "move": bad},
                                expected_version=table.version, source="bot")
         assert refused.value.code == "bad_action"
     assert Table.objects.get(pk=table.pk).state == table.state
@@ -104,7 +106,7 @@ def test_a_bot_step_needs_a_move_for_the_bots_own_seat(players):
 
 def test_no_bots_means_no_mid_deal_wakeups(players):
     table = make_table(players[0], players=players)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     table = rewind_deal(Table.objects.get(pk=table.pk), 10)
     step = clock.due_step(table, engine.Game.from_json(table.state), list(table.seats.all()), timezone.now())
     assert step.action == {"type": "deal", "upto": 100}

@@ -1,5 +1,5 @@
 """A "changed" push is rendered from the process's memory of the table and does not wait
-for the process's one database thread (games/socket_dispatch.py, games/table_cache.py):
+for the process's one database thread (games/web/socket_dispatch.py, games/runtime/table_cache.py):
 at 100 busy tables that thread's queue of writes delayed every push."""
 import asyncio
 import threading
@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
-from games import services
+from games.runtime import writer
 from tests.conftest import make_table, ws_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ async def test_a_change_reaches_the_socket_while_the_database_thread_is_busy(pla
     busy_task = asyncio.ensure_future(busy)
     try:
         # Another thread (as another process would) seats the fourth player.
-        await sync_to_async(services.table_act, thread_sensitive=False)(
+        await sync_to_async(writer.table_act, thread_sensitive=False)(
             table_id=table.pk, action={"type": "sit", "seat": 3}, expected_version=first["version"],
             user=players[3],
         )

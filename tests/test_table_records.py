@@ -1,7 +1,9 @@
 """The queryable record (Match, Hand, Bury) follows the event log."""
 import pytest
 
-from games import engine, services
+from games import engine
+
+from games.runtime import writer
 from games.models import Bury, Hand, Match, Table
 from tests.conftest import make_table
 from tests.table_driver import drive
@@ -12,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_a_finished_match_is_recorded_with_winner_and_final_levels(players, settings):
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     # Both teams at A before the hand (RULES §8.4): whoever wins this hand wins the match.
     table = Table.objects.get(pk=table.pk)
     game = engine.Game.from_json(table.state)
@@ -36,7 +38,7 @@ def test_a_finished_match_is_recorded_with_winner_and_final_levels(players, sett
 def test_hands_follow_one_another_with_the_rotation(players, settings):
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
-    services.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     table, game = drive(table.pk, dict(enumerate(players)), lambda g: g.hand_no == 3 and g.phase == "deal")
     first, second = Hand.objects.filter(match__table=table).order_by("number")[:2]
     assert first.next_dealer == second.dealer  # RULES §8.2

@@ -5,7 +5,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import runner, table_cache
+from games.runtime import runner, table_cache
 from tests.conftest import make_table
 
 

@@ -57,7 +57,7 @@ def decide_declaration(obs, level="basic"):
 
 
 def choose(*, table, game, seat: int, level: str) -> dict:
-    """The server's entry point (games/services.py `_bot_move`): the bot's action for
+    """The server's entry point (games/runtime/writer.py `_bot_move`): the bot's action for
     `seat` in the bury or play phase. In the deal phases it returns a declare action,
     or None when the bot does not declare now."""
     obs = observe(game, seat)

@@ -8,7 +8,7 @@ import asyncio
 from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
 
-from games import runner
+from games.runtime import runner
 from games.models import Table
 
 

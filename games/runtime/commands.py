@@ -1,4 +1,4 @@
-"""What a handler of the write path (games/services.py) produces: the steps it applied,
+"""What a handler of the write path (games/runtime/writer.py) produces: the steps it applied,
 or a refusal. Kept apart so seating and moderation handlers can use them directly."""
 from dataclasses import dataclass, field
 

@@ -15,7 +15,7 @@ from django.db.models import Avg, Count, F, Q
 from django.db.models.functions import Mod
 
 from games.engine import RANKS
-from games.history import START_LEVELS, match_rows, user_matches
+from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.models import Hand, MatchPlayer
 
 RECENT_MATCHES = 5

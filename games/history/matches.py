@@ -7,7 +7,7 @@ hand's public facts only, and a running hand has no replay.
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
-from games import replay
+from games.history import replay
 from games.models import Hand, Match, MatchPlayer, Seat, TableEvent
 
 START_LEVELS = {"0": "2", "1": "2"}

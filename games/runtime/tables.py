@@ -1,7 +1,7 @@
 """Creating tables (the only table write outside services.table_act: nothing exists yet to lock)."""
 from django.db import transaction
 
-from games.lobby import notify_lobby
+from games.web.lobby import notify_lobby
 from games.models import Seat, Table
 
 

@@ -13,13 +13,17 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import clock, engine, presence, rendering, runner, selectors, services, table_cache
-from games.i18n import language_for_scope, translate_notice, translate_rejection
-from games.lobby import notify_lobby_async
+from games import engine, selectors
+
+from games.runtime import clock, presence, runner, writer, table_cache
+
+from games.web import rendering
+from games.web.i18n import language_for_scope, translate_notice, translate_rejection
+from games.web.lobby import notify_lobby_async
 from games.models import Table
-from games.socket_dispatch import DirectDispatch
-from games.socket_input import JsonInput
-from games.steps import is_card_list
+from games.web.socket_dispatch import DirectDispatch
+from games.web.socket_input import JsonInput
+from games.runtime.commands import is_card_list
 
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
@@ -36,7 +40,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         self.version = -1
         self.deal_task = None
         self.heartbeat = None
-        self.watching = False  # counted as a spectator (games/presence.py)
+        self.watching = False  # counted as a spectator (games/runtime/presence.py)
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -91,10 +95,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
 
     async def _act(self, action, version):
         try:
-            await services.table_act_async(
+            await writer.table_act_async(
                 table_id=self.table_id, action=action, expected_version=version, user=self.user,
             )
-        except services.ActionRejected as rejected:
+        except writer.ActionRejected as rejected:
             await self.send_error(rejected.code, translate_rejection(rejected, self.language))
             if rejected.code == "stale_version":
                 await self.push_state(force=True)

@@ -99,7 +99,7 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
 
 def hand_context(view, viewer_seat, ctx=None) -> dict:
     """What the `hand` region needs, and no more: during the deal it is rendered for every
-    card a seat receives (games/consumers.py), hundreds of times a second on a busy server."""
+    card a seat receives (games/web/table_consumer.py), hundreds of times a second on a busy server."""
     ctx = ctx or trump_context(view)
     return {
         "view": view, "viewer_seat": viewer_seat,

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_noop
 
 from games.models import Seat, Table
 from games.selectors import seat_for
-from games.steps import ActionRejected, Applied
+from games.runtime.commands import ActionRejected, Applied
 
 
 def _position(action) -> int:

@@ -1,7 +1,7 @@
 """Thin views: the per-table moderation page and its actions, and the report page for a table.
 
-Room actions go through games/moderation.py (the table's write path); chat and
-kick-lifting through accounts/moderation.py. Every moderation view is
+Room actions go through games/moderation/tables.py (the table's write path); chat and
+kick-lifting through games/moderation/users.py. Every moderation view is
 `moderator_required` (403 without the `accounts.moderate` permission).
 """
 from django.contrib.auth import get_user_model
@@ -11,14 +11,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import moderation as user_moderation
+from games.moderation import users as user_moderation
 from accounts.models import Kick, ModerationLog, Report
-from accounts.moderation_forms import ReasonForm, UserChoiceForm
-from accounts.moderation_views import moderator_required, perform, report_page
-from games import moderation, selectors
+from games.moderation.forms import ReasonForm, UserChoiceForm
+from games.moderation.user_views import moderator_required, perform, report_page
+from games import selectors
+from games.moderation import tables as moderation
 from games.models import ChatMessage, Table
-from games.services import ActionRejected
-from games.views import table_url
+from games.runtime.writer import ActionRejected
+from games.web.views import table_url
 
 RECENT_CHAT = 100
 

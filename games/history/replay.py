@@ -1,6 +1,6 @@
 """Replays: fold a table's stored action log through the rules engine (docs/history.md).
 
-Pure: no Django, no database. The caller (games/history.py) hands over the engine
+Pure: no Django, no database. The caller (games/history/matches.py) hands over the engine
 actions of one match in log order, split in two — those before the hand's
 `start_hand` (folded silently: they only rebuild levels, dealer and history) and
 the hand's own actions — and gets back one `Frame` per step:

@@ -9,9 +9,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.selectors import is_banned
-from games.i18n import language_for_scope
-from games.rendering import seat_names
-from games.socket_dispatch import DirectDispatch
+from games.web.i18n import language_for_scope
+from games.web.rendering import seat_names
+from games.web.socket_dispatch import DirectDispatch
 
 LOBBY_GROUP = "lobby"
 

@@ -5,8 +5,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from games import history
-from games.history_rendering import frame_context, trump_label
+from accounts.selectors import user_public_get
+from games.history import matches
+from games.history.stats import profile_stats
+from games.history.rendering import frame_context, trump_label
 from games.models import Hand, Match
 
 MATCHES_PER_PAGE = 20
@@ -14,15 +16,15 @@ MATCHES_PER_PAGE = 20
 
 @login_required
 def my_matches(request):
-    page = Paginator(history.user_matches(user=request.user), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(matches.user_matches(user=request.user), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "games/my_matches.html", {
-        "page": page, "rows": history.match_rows(page.object_list, user=request.user),
+        "page": page, "rows": matches.match_rows(page.object_list, user=request.user),
     })
 
 
 def _match_for(request, match_id) -> Match:
     match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
-    if not history.match_access(match=match, user=request.user):
+    if not matches.match_access(match=match, user=request.user):
         raise Http404(_("No such match."))  # a private table's matches do not reveal that they exist
     return match
 
@@ -30,15 +32,15 @@ def _match_for(request, match_id) -> Match:
 @login_required
 def match_detail(request, match_id: int):
     match = _match_for(request, match_id)
-    players = history.match_players(match)
+    players = matches.match_players(match)
     names = [p["name"] for p in players]
-    hands = history.match_hands(match, names)
+    hands = matches.match_hands(match, names)
     for row in hands:
         row["trump_label"] = trump_label(row["trump"])
     me = next((p for p in players if p["user_id"] == request.user.pk), None)
     return render(request, "games/match_detail.html", {
-        "match": match, "players": players, "hands": hands, "levels": history.match_levels(match),
-        "result": history.match_result(match, me["team"] if me else None),
+        "match": match, "players": players, "hands": hands, "levels": matches.match_levels(match),
+        "result": matches.match_result(match, me["team"] if me else None),
     })
 
 
@@ -49,8 +51,8 @@ def hand_replay(request, hand_id: int):
     if not hand.is_finished:
         # RULES §9: nothing hidden of a running hand leaves the server, not even its step count.
         return render(request, "games/replay_unavailable.html", {"match": match, "hand": hand}, status=404)
-    frames = history.hand_frames(hand)
-    names = [p["name"] for p in history.match_players(match)]
+    frames = matches.hand_frames(hand)
+    names = [p["name"] for p in matches.match_players(match)]
     try:
         step = int(request.GET.get("step", 0))
     except ValueError:
@@ -66,3 +68,16 @@ def hand_replay(request, hand_id: int):
     if request.GET.get("fragment"):
         return render(request, "games/partials/replay_frame.html", context)
     return render(request, "games/replay.html", context)
+
+
+def profile(request, username):
+    profile_user = user_public_get(username=username)
+    if profile_user is None:
+        raise Http404(_("No such player."))
+    context = {
+        "profile_user": profile_user,
+        "is_own_profile": request.user == profile_user,
+        # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
+        "stats": profile_stats(profile_user),
+    }
+    return render(request, "accounts/profile.html", context)

@@ -9,12 +9,12 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_noop
 
 from accounts.models import Kick, ModerationLog
-from accounts.moderation import moderation_log_write, moderator_check, notice_on_commit
+from games.moderation.users import moderation_log_write, moderator_check, notice_on_commit
 from accounts.selectors import user_can_moderate
-from games import records
+from games.runtime import records
 from games.chat import chat_group
 from games.models import Seat, Table
-from games.steps import ActionRejected, Applied
+from games.runtime.commands import ActionRejected, Applied
 
 CLOSED_NOTICE = gettext_noop("A moderator closed this table: {reason}")
 KICKED_NOTICE = gettext_noop("A moderator removed you from this table: {reason}")
@@ -105,7 +105,7 @@ def _free_seat(table, seat, reason, now) -> tuple[list, str]:
 
 def table_close(*, moderator, table_id: int, reason: str):
     """Close a room: everyone at it is told why and disconnected; nobody can act on it again."""
-    from games.services import table_act
+    from games.runtime.writer import table_act
 
     moderator_check(moderator)
     return table_act(table_id=table_id, action={"type": "close_table", "reason": reason},
@@ -114,7 +114,7 @@ def table_close(*, moderator, table_id: int, reason: str):
 
 def seat_kick(*, moderator, table_id: int, user_id: int, reason: str):
     """Kick a player from a table: their sockets there close at once; they cannot come back."""
-    from games.services import table_act
+    from games.runtime.writer import table_act
 
     moderator_check(moderator)
     return table_act(table_id=table_id, action={"type": "kick", "user": user_id, "reason": reason},
@@ -123,7 +123,7 @@ def seat_kick(*, moderator, table_id: int, user_id: int, reason: str):
 
 def seats_free_for_ban(*, moderator, user, reason: str) -> None:
     """A banned user's seats at open tables are freed like a kick (inside the ban's transaction)."""
-    from games.services import table_act
+    from games.runtime.writer import table_act
 
     table_ids = (
         Seat.objects.filter(user=user).exclude(table__status=Table.Status.CLOSED)

@@ -18,10 +18,10 @@ from django.utils.translation import gettext_noop
 
 from accounts.selectors import is_banned
 from games import chat, selectors
-from games.i18n import language_for_scope, translate_notice, translate_rejection
+from games.web.i18n import language_for_scope, translate_notice, translate_rejection
 from games.models import Table
-from games.socket_dispatch import DirectDispatch
-from games.socket_input import JsonInput
+from games.web.socket_dispatch import DirectDispatch
+from games.web.socket_input import JsonInput
 
 
 

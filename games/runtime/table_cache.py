@@ -2,7 +2,7 @@
 
 A table's row, its seats and the parsed engine state are a pure function of the
 table's version: every change of any of them goes through the one write path
-(games/services.py), which bumps the version. So an entry stored for version N is
+(games/runtime/writer.py), which bumps the version. So an entry stored for version N is
 exactly what the database holds at version N, and whoever needs "version N or
 later" (the sockets told "changed, version N", the clock runner, the bot deciding
 a move, the write path itself) may use it instead of reading the database again.

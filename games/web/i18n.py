@@ -24,7 +24,7 @@ def language_for_scope(scope, user, saved=None) -> str:
 
 
 def translate_notice(event: dict, language: str) -> str:
-    """A moderation notice from a group message (accounts.moderation.notice_on_commit),
+    """A moderation notice from a group message (games.moderation.users.notice_on_commit),
     in this reader's language; `message` is the fallback."""
     if "template" not in event:
         return event.get("message", "")

@@ -14,7 +14,7 @@ import logging
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import clock, services, table_cache
+from games.runtime import clock, writer, table_cache
 from games.models import Table
 
 log = logging.getLogger(__name__)
@@ -129,23 +129,23 @@ async def _run(table_id: int, must_read: bool) -> None:
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
             outcome = None
-            async with _bot_turn(step.action["type"] in services.BOT_STEPS) as is_bot:
+            async with _bot_turn(step.action["type"] in writer.BOT_STEPS) as is_bot:
                 action = step.action
                 if is_bot:
                     # Think in a worker thread of its own (no database), not under the row lock.
-                    move = await sync_to_async(services.bot_decide, thread_sensitive=False)(
+                    move = await sync_to_async(writer.bot_decide, thread_sensitive=False)(
                         loaded=loaded, step_action=action, now=timezone.now(),
                     )
                     action = {**action, "move": move} if move is not None else None
                 if action is not None:
-                    outcome = await services.table_act_async(
+                    outcome = await writer.table_act_async(
                         table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
                     )
             if outcome is None:  # the bot had no move after all (the deal moved on): look again
                 await asyncio.sleep(0.05)
                 continue
             _hear(table_id, outcome.version)
-        except services.ActionRejected as rejected:
+        except writer.ActionRejected as rejected:
             if rejected.code == "stale_version":  # someone else got there first: read it again
                 _hear(table_id, rejected.params["current"])
             await asyncio.sleep(0.05)

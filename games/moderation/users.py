@@ -3,7 +3,7 @@
 Every service checks that the moderator may moderate, writes the audit log
 (`ModerationLog`) in the same transaction as its change, and sends socket notices
 only after commit. Table actions (close a room, kick a seat) go through the table's
-write path instead: games/moderation.py.
+write path instead: games/moderation/tables.py.
 """
 from datetime import timedelta
 
@@ -63,7 +63,7 @@ def notice_on_commit(group: str, kind: str, template: str, *, reason: str, user_
     """After commit, tell a group's sockets why they are being closed.
 
     `template` (gettext_noop) is translated by each socket into its reader's language
-    (games.i18n.translate_notice); `message` is the untranslated fallback.
+    (games.web.i18n.translate_notice); `message` is the untranslated fallback.
     """
     event = {"type": kind, "message": template.format(reason=reason), "template": template,
              "params": {"reason": reason}}
@@ -93,7 +93,7 @@ def user_sessions_end(*, user) -> int:
 def user_ban(*, moderator, user, reason: str, expires_at=None) -> Ban:
     """Ban a user: their sockets close now, their sessions end, login is refused, and the
     seats they hold are freed like a kick, until the ban is lifted or expires."""
-    from games.moderation import seats_free_for_ban
+    from games.moderation.tables import seats_free_for_ban
 
     moderator_check(moderator)
     reason = reason_check(reason)

@@ -18,10 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import clock, engine, moderation, records, seating, selectors, table_cache, table_rows
-from games.lobby import notify_lobby, notify_lobby_async
+from games import engine, selectors
+
+from games.runtime import clock, records, seating, table_cache, table_rows
+
+from games.moderation import tables as moderation
+from games.web.lobby import notify_lobby, notify_lobby_async
 from games.models import Table
-from games.steps import ActionRejected, Applied, is_card_list
+from games.runtime.commands import ActionRejected, Applied, is_card_list
 
 LOBBY_VISIBLE = {"sit", "stand", "add_bot", "remove_bot", "start_match", "start_hand", "close_table", "kick"}
 
@@ -185,7 +189,7 @@ def _player_engine_action(table, seats, action, user, source, now):
 
 
 def _clock_action(table, seats, action, user, source, now):
-    """Timed steps: only the server's clock submits these (games/runner.py)."""
+    """Timed steps: only the server's clock submits these (games/runtime/runner.py)."""
     if source != "clock":
         raise ActionRejected("not_allowed", gettext_noop("Only the table's clock can do that."))
     game = _due_game(table, seats, action, now)
@@ -200,7 +204,7 @@ BOT_MOVES = ("bury", "play", "declare")
 
 def bot_decide(*, loaded, step_action: dict, now) -> dict | None:
     """The bot's move for a due bot step of the table as `loaded`, decided OUTSIDE the
-    write path's lock (no database: `loaded` is read-only, games/table_cache.py).
+    write path's lock (no database: `loaded` is read-only, games/runtime/table_cache.py).
 
     A strong bot thinks for up to a second; doing that while holding the table row (and
     the process's one sync thread) would stall every other action. The move is then
@@ -272,6 +276,6 @@ _HANDLERS = {
     "stand": seating.stand,
     "add_bot": seating.add_bot,
     "remove_bot": seating.remove_bot,
-    "close_table": moderation.close_table,  # source "moderator" only (games/moderation.py)
+    "close_table": moderation.close_table,  # source "moderator" only (games/moderation/tables.py)
     "kick": moderation.kick,
 }

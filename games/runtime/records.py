@@ -1,6 +1,6 @@
 """Keeps the queryable record (Match, Hand, Bury) in step with the event log.
 
-Called only from the write path (games/services.py), inside its transaction.
+Called only from the write path (games/runtime/writer.py), inside its transaction.
 """
 from games.models import Bury, Hand, Match, MatchPlayer
 

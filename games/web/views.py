@@ -6,11 +6,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import rendering, selectors
-from games.forms import TableForm
-from games.lobby import lobby_rows
+from games import selectors
+
+from games.web import rendering
+from games.web.forms import TableForm
+from games.web.lobby import lobby_rows
 from games.models import Table
-from games.tables import table_create
+from games.runtime.tables import table_create
 
 
 def lobby(request):

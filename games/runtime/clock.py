@@ -1,7 +1,7 @@
 """Timed steps of a table, derived from its stored row and the time (RULES §1.3, §3.4).
 
 Nothing here writes: `due_step` says which ordinary action falls due when, and the
-clock runner (games/runner.py) submits it through the one write path with the
+clock runner (games/runtime/runner.py) submits it through the one write path with the
 version it expects, so a duplicated or late tick is a no-op.
 """
 from dataclasses import dataclass

@@ -15,9 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import moderation
+from games.moderation import users as moderation
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
-from accounts.moderation_forms import ReasonForm, ReportForm, SanctionForm
+from games.moderation.forms import ReasonForm, ReportForm, SanctionForm
 from accounts.selectors import user_can_moderate, user_public_get
 
 

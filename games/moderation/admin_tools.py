@@ -12,8 +12,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.moderation import ModerationRefused
-from accounts.moderation_forms import ReasonForm
+from games.moderation.users import ModerationRefused
+from games.moderation.forms import ReasonForm
 from accounts.selectors import user_can_moderate
 
 
@@ -79,7 +79,7 @@ def reason_action(modeladmin, request, queryset, *, action: str, title: str, per
     `perform(obj, form)` runs the service for one selected object; refusals are reported
     per object and do not stop the others. Returns None (back to the list) when done.
     """
-    from games.services import ActionRejected
+    from games.runtime.writer import ActionRejected
 
     form = form_class(request.POST if "apply" in request.POST else None)
     if "apply" in request.POST and form.is_valid():
