@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Game, RuleError, apply, legal_declarations, sample_play  # noqa: E402
+from games.engine import Game, Refusal, apply, legal_declarations, sample_play  # noqa: E402
 from games.engine.actions import check_play  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def timed(samples, g, seat, cards):
     t = time.perf_counter()
     try:
         check_play(g, seat, cards)
-    except RuleError:
+    except Refusal:
         pass
     samples.append(time.perf_counter() - t)
 
@@ -82,7 +82,7 @@ def validation_samples(rounds):
             for _ in range(10):
                 timed(big, g, d, sample_play(g, d, rng))       # legal follow
                 timed(big, g, d, rng.sample(g.hands[d], len(lead)))  # any selection
-        except RuleError:
+        except Refusal:
             pass
         # 25-card hands: after a real bury.
         g = Game.new()

@@ -46,7 +46,7 @@ def random_game(seed, stop_after):
 # --- legality -------------------------------------------------------------------------
 @pytest.mark.parametrize("level", ["random", "basic"])
 def test_every_decision_over_whole_hands_is_legal(level):
-    """Thousands of decisions: engine.apply raises RuleError on any illegal one."""
+    """Thousands of decisions: engine.apply raises Refusal on any illegal one."""
     rng = random.Random(7)
     times = {}
     for i in range(24):

@@ -1,7 +1,7 @@
 """RULES §3: declaring trump, overriding, self-reinforce, the flip, the dealer."""
 import pytest
 
-from games.engine import Game, RuleError, apply, declaration_of, legal_declarations
+from games.engine import Game, Refusal, apply, declaration_of, legal_declarations
 
 
 def first_hand(seed="d"):
@@ -21,7 +21,7 @@ def declare(g, seat, *cards):
 
 def refused(g, seat, *cards):
     before = g.to_json()
-    with pytest.raises(RuleError) as e:
+    with pytest.raises(Refusal) as e:
         declare(g, seat, *cards)
     assert g.to_json() == before
     return e.value.code
@@ -149,6 +149,6 @@ def test_later_hand_dealer_fixed_before_deal():  # §3.5, §3.6
 
 def test_declaring_outside_the_deal_refused():
     g = Game.new()
-    with pytest.raises(RuleError) as e:
+    with pytest.raises(Refusal) as e:
         apply(g, {"type": "declare", "seat": 0, "cards": ["H2"]})
     assert e.value.code == "wrong_phase"

@@ -5,13 +5,13 @@ from collections import Counter
 
 import pytest
 
-from games.engine import Game, RuleError, apply, full_deck, sample_play
+from games.engine import Game, Refusal, apply, full_deck, sample_play
 from games.engine.casebook import table
 
 
 def refused(g, action):
     before = g.to_json()
-    with pytest.raises(RuleError) as e:
+    with pytest.raises(Refusal) as e:
         apply(g, action)
     assert g.to_json() == before
     return e.value.code
@@ -98,7 +98,7 @@ def test_malformed_and_unknown_actions():
     assert refused(g, {"type": "declare", "seat": 0, "cards": "H2"}) == "bad_action"
     assert refused(g, {"type": "start_hand", "seed": "again"}) == "wrong_phase"
     assert refused(g, {"type": "fix_trump"}) == "wrong_phase"
-    with pytest.raises(RuleError):
+    with pytest.raises(Refusal):
         apply(g, ["deal"])
 
 

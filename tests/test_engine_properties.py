@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from games.engine import (Game, RuleError, apply, classify, full_deck, legal_declarations,
+from games.engine import (Game, Refusal, apply, classify, full_deck, legal_declarations,
                           points, sample_play, view)
 
 FULL = Counter(full_deck())
@@ -104,10 +104,10 @@ def try_illegal(g, rng):
     try:
         apply(h, {"type": "play", "seat": seat, "cards": cards})
         assert legal, cards
-    except RuleError as e:
+    except Refusal as e:
         assert not legal and h.to_json() == before, (cards, e)
     wrong = (seat + 1) % 4
-    with pytest.raises(RuleError):
+    with pytest.raises(Refusal):
         apply(g, {"type": "play", "seat": wrong, "cards": g.hands[wrong][:1]})
     assert g.to_json() == before
 

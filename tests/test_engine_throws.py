@@ -1,5 +1,5 @@
 """RULES §5.2/§5.3: leads, the throw check, the forced component and the penalty."""
-from games.engine import RuleError, apply, check_throw, context
+from games.engine import Refusal, apply, check_throw, context
 from games.engine.casebook import table
 
 import pytest
@@ -90,7 +90,7 @@ def test_follow_after_failed_throw_follows_the_forced_component():
     g = lead_table(0, 1, {0: ["SK", "S3", "H3"], 1: ["SA", "SQ", "D3"], 2: ["SK", "S5"],
                           3: ["C3", "C4", "C5"]})
     apply(g, {"type": "play", "seat": 1, "cards": ["SA", "SQ"]})
-    with pytest.raises(RuleError) as e:
+    with pytest.raises(Refusal) as e:
         apply(g, {"type": "play", "seat": 2, "cards": ["SK", "S5"]})
     assert e.value.code == "wrong_card_count"
     apply(g, {"type": "play", "seat": 2, "cards": ["SK"]})
@@ -101,7 +101,7 @@ def test_mixed_lead_and_missing_cards_refused():  # RULES §5.2
     before = g.to_json()
     for cards, code in ((["SA", "DA"], "mixed_lead"), (["SK"], "cards_not_in_hand"),
                         (["SA", "SA"], "cards_not_in_hand"), ([], "wrong_card_count")):
-        with pytest.raises(RuleError) as e:
+        with pytest.raises(Refusal) as e:
             apply(g, {"type": "play", "seat": 0, "cards": cards})
         assert e.value.code == code
     assert g.to_json() == before

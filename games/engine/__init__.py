@@ -6,7 +6,7 @@ from .actions import ACTION_TYPES, apply, check_play
 from .advice import classify, legal_declarations, legal_plays, sample_play
 from .cards import CODES, JOKERS, RANKS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
-from .errors import RuleError
+from .errors import Refusal
 from .follow import is_legal_follow
 from .game import Game
 from .order import TRUMP_CLASS, TrumpContext, context, sort_cards
@@ -16,7 +16,7 @@ from .tricks import check_throw, trick_points, trick_winner
 from .views import view
 
 __all__ = [
-    "ACTION_TYPES", "CODES", "Component", "Game", "JOKERS", "RANKS", "RuleError", "SUITS", "TRUMP_CLASS",
+    "ACTION_TYPES", "CODES", "Component", "Game", "JOKERS", "RANKS", "Refusal", "SUITS", "TRUMP_CLASS",
     "TrumpContext", "apply", "check_declaration", "check_play", "check_throw", "classify",
     "context", "declaration_of", "full_deck", "hand_outcome", "is_legal_follow",
     "kitty_bonus", "kitty_multiplier", "legal_declarations", "legal_plays", "level_change",

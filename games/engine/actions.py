@@ -1,6 +1,6 @@
 """apply(game, action): the only way a Game changes.
 
-Every handler validates the whole action first (raising RuleError with `game` untouched)
+Every handler validates the whole action first (raising Refusal with `game` untouched)
 and only then mutates. Handlers return events: dicts with "type"; a private event
 carries "only": seat (seen by that seat alone).
 """
@@ -8,7 +8,7 @@ import random
 
 from .cards import VALID, full_deck, holds, remove_cards
 from .declare import check_declaration, flip_trump
-from .errors import RuleError
+from .errors import rule_refusal
 from .follow import is_legal_follow
 from .order import context
 from .scoring import hand_outcome, kitty_bonus, kitty_multiplier
@@ -18,22 +18,22 @@ from .tricks import check_throw, trick_winner
 
 def _phase(game, *phases):
     if game.phase == "finished" and "finished" not in phases:
-        raise RuleError("match_over")
+        raise rule_refusal("match_over")
     if game.phase not in phases:
-        raise RuleError("wrong_phase", phase=game.phase)
+        raise rule_refusal("wrong_phase", phase=game.phase)
 
 
 def _seat(action):
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat <= 3:
-        raise RuleError("bad_action", problem="seat must be 0, 1, 2 or 3")
+        raise rule_refusal("bad_action", problem="seat must be 0, 1, 2 or 3")
     return seat
 
 
 def _cards(action):
     cards = action.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) and c in VALID for c in cards):
-        raise RuleError("bad_action", problem="cards must be a list of card codes")
+        raise rule_refusal("bad_action", problem="cards must be a list of card codes")
     return cards
 
 
@@ -42,7 +42,7 @@ def start_hand(game, action):
     _phase(game, "ready", "scored")
     seed = action.get("seed")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
-        raise RuleError("bad_action", problem="seed must be a string")
+        raise rule_refusal("bad_action", problem="seed must be a string")
     deck = full_deck()
     random.Random(seed).shuffle(deck)
     game.hand_no += 1
@@ -77,7 +77,7 @@ def deal(game, action):
     _phase(game, "deal")
     upto = action.get("upto", game.dealt + 1)
     if type(upto) is not int or not game.dealt < upto <= 100:
-        raise RuleError("bad_action", problem=f"upto must be between {game.dealt + 1} and 100")
+        raise rule_refusal("bad_action", problem=f"upto must be between {game.dealt + 1} and 100")
     events = []
     first, deck, hands = game.first, game.deck, game.hands
     for i in range(game.dealt, upto):
@@ -146,11 +146,11 @@ def bury(game, action):
     _phase(game, "bury")
     seat, cards = _seat(action), _cards(action)
     if seat != game.dealer:
-        raise RuleError("not_dealer")
+        raise rule_refusal("not_dealer")
     if len(cards) != 8:
-        raise RuleError("bury_needs_8")
+        raise rule_refusal("bury_needs_8")
     if not holds(game.hands[seat], cards):
-        raise RuleError("cards_not_in_hand")
+        raise rule_refusal("cards_not_in_hand")
     remove_cards(game.hands[seat], cards)
     game.buried = list(cards)
     game.phase = "play"
@@ -163,20 +163,20 @@ def bury(game, action):
 # --- play ---------------------------------------------------------------------
 def check_play(game, seat, cards):
     """Validate a play without changing anything. Returns the throw check result for a
-    failed throw (else None); raises RuleError when the play is illegal."""
+    failed throw (else None); raises Refusal when the play is illegal."""
     if seat != game.turn:
-        raise RuleError("not_your_turn")
+        raise rule_refusal("not_your_turn")
     hand = game.hands[seat]
     ctx = context(game.level, game.trump)
     if not game.trick:
         if not cards:
-            raise RuleError("empty_play")
+            raise rule_refusal("empty_play")
         if not holds(hand, cards):
-            raise RuleError("cards_not_in_hand")
+            raise rule_refusal("cards_not_in_hand")
         cls = ctx.cls
         c0 = cls[cards[0]]
         if any(cls[c] != c0 for c in cards):
-            raise RuleError("mixed_lead")
+            raise rule_refusal("mixed_lead")
         if len(cards) == 1:
             return None
         return check_throw(cards, seat, game.hands, ctx)
@@ -274,10 +274,10 @@ ACTION_TYPES = frozenset(HANDLERS)  # what an event log may hand to apply()
 
 
 def apply(game, action):
-    """Validate and apply one action; returns its events. On RuleError `game` is untouched."""
+    """Validate and apply one action; returns its events. On Refusal `game` is untouched."""
     if not isinstance(action, dict):
-        raise RuleError("bad_action", problem="an action is a JSON object")
+        raise rule_refusal("bad_action", problem="an action is a JSON object")
     handler = HANDLERS.get(action.get("type"))
     if handler is None:
-        raise RuleError("unknown_action", type=str(action.get("type"))[:40])
+        raise rule_refusal("unknown_action", type=str(action.get("type"))[:40])
     return handler(game, action)

@@ -8,7 +8,7 @@ single, pair and tractor and at most THROW_CAP throws (documented in docs/engine
 from collections import Counter
 
 from . import declare as _declare
-from .errors import RuleError
+from .errors import rule_refusal
 from .follow import is_legal_follow
 from .order import context
 from .shapes import fit_tractors, requirements, runs, shape_of, split
@@ -36,25 +36,25 @@ def classify(game, seat, cards):
 
     if game.phase == "bury":
         if seat != game.dealer:
-            return refuse(RuleError("not_dealer"))
+            return refuse(rule_refusal("not_dealer"))
         if len(cards) != 8:
-            return refuse(RuleError("bury_needs_8"))
+            return refuse(rule_refusal("bury_needs_8"))
         if not _holds(game.hands[seat], cards):
-            return refuse(RuleError("cards_not_in_hand"))
+            return refuse(rule_refusal("cards_not_in_hand"))
         out["legal"] = True
         return out
     if game.phase != "play":
-        return refuse(RuleError("wrong_phase", phase=game.phase))
+        return refuse(rule_refusal("wrong_phase", phase=game.phase))
     if seat != game.turn:
-        return refuse(RuleError("not_your_turn"))
+        return refuse(rule_refusal("not_your_turn"))
     hand = game.hands[seat]
     if not game.trick:
         if not cards:
-            return refuse(RuleError("empty_play"))
+            return refuse(rule_refusal("empty_play"))
         if not _holds(hand, cards):
-            return refuse(RuleError("cards_not_in_hand"))
+            return refuse(rule_refusal("cards_not_in_hand"))
         if shape["shape"] == "mixed":
-            return refuse(RuleError("mixed_lead"))
+            return refuse(rule_refusal("mixed_lead"))
         out["legal"] = True  # a throw is legal to attempt; its check needs hidden hands
         return out
     ok, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)

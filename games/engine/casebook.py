@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from .actions import apply
-from .errors import RuleError
+from .errors import Refusal
 from .follow import is_legal_follow
 from .game import Game
 from .order import context, sort_cards
@@ -49,7 +49,7 @@ def _lead(case):
     g.turn = g.leader = case["seat"]
     try:
         events = apply(g, {"type": "play", "seat": case["seat"], "cards": case["cards"]})
-    except RuleError:
+    except Refusal:
         return {"result": "illegal"}
     for e in events:
         if e["type"] == "throw_failed":
@@ -93,7 +93,7 @@ def _declare(case):
         try:
             apply(g, {"type": "declare", "seat": seat, "cards": cards})
             accepted.append(True)
-        except RuleError:
+        except Refusal:
             accepted.append(False)
     apply(g, {"type": "fix_trump"})
     return {"accepted": accepted, "trump": g.trump, "dealer": g.dealer}

@@ -7,7 +7,7 @@ standing one is the last accepted. Strengths (§3.1): 1 one level card of suit X
 from collections import Counter
 
 from .cards import SUITS, holds
-from .errors import RuleError
+from .errors import rule_refusal
 
 
 def declaration_of(cards, level):
@@ -35,23 +35,23 @@ def is_reinforcement(seat, cards, standing):
 
 
 def check_declaration(seat, cards, hand, standing, level):
-    """Validate a declaration; returns the new standing declaration or raises RuleError.
+    """Validate a declaration; returns the new standing declaration or raises Refusal.
 
     `hand` is the seat's hand (declared cards already sit outside it, in the area)."""
     if not holds(hand, cards):
-        raise RuleError("cards_not_in_hand")
+        raise rule_refusal("cards_not_in_hand")
     if is_reinforcement(seat, cards, standing):
         c = cards[0]
         return {"seat": seat, "cards": [c, c], "strength": 2, "trump": standing["trump"],
                 "reinforce": True}
     found = declaration_of(cards, level)
     if found is None:
-        raise RuleError("not_a_declaration")
+        raise rule_refusal("not_a_declaration")
     strength, trump = found
     current = standing["strength"] if standing else 0
     if strength <= current:
         # Equal strength never overrides; only the declarer may reinforce (§3.2).
-        raise RuleError("declaration_too_weak", standing=current)
+        raise rule_refusal("declaration_too_weak", standing=current)
     return {"seat": seat, "cards": list(cards), "strength": strength, "trump": trump,
             "reinforce": False}
 

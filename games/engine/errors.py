@@ -1,4 +1,4 @@
-"""RuleError: every refusal of the engine, with a stable code and a translatable message.
+"""Refusal: every refusal of the engine (and of the site), with a stable code and a translatable message.
 
 Templates are wrapped in gettext_noop so `makemessages` collects them; the web layer
 translates the template and then formats the params. Messages never mention another
@@ -51,19 +51,26 @@ CODE_OF = {
 }
 
 
-class RuleError(Exception):
-    """A refused action. `code` is stable; `template`/`params` let the UI translate."""
+class Refusal(Exception):
+    """The one refusal of the whole site (the engine, the write path, chat, moderation):
+    nothing changed. `code` is stable; `template` is a translatable sentence (gettext_noop)
+    that the web layer translates into its reader's language, then fills with `params`."""
 
-    def __init__(self, key, **params):
-        self.code = CODE_OF.get(key, key)
-        self.template = TEMPLATES[key]
+    def __init__(self, code: str, template: str, **params: object) -> None:
+        self.code = code
+        self.template = template
         self.params = params
-        self.message = self.template.format(**params)
+        self.message = template.format(**params)
         super().__init__(self.message)
 
-    def to_json(self):
+    def to_json(self) -> dict[str, object]:
         return {"code": self.code, "template": self.template, "params": dict(self.params),
                 "message": self.message}
 
-    def __repr__(self):
-        return f"RuleError({self.code!r}, {self.message!r})"
+    def __repr__(self) -> str:
+        return f"Refusal({self.code!r}, {self.message!r})"
+
+
+def rule_refusal(key: str, **params: object) -> Refusal:
+    """The engine's refusal named by its TEMPLATES key."""
+    return Refusal(CODE_OF.get(key, key), TEMPLATES[key], **params)

@@ -7,7 +7,7 @@ That is a lexicographic profile (tractor requirements met, pairs up to the lead'
 count); a play is legal when its profile equals the best one the hand can reach.
 """
 from .cards import SUIT_SYMBOLS, holds
-from .errors import RuleError
+from .errors import rule_refusal
 from .order import TRUMP_CLASS
 from .shapes import fit_tractors, pair_positions, requirements, split
 
@@ -15,13 +15,13 @@ from .shapes import fit_tractors, pair_positions, requirements, split
 def suit_error(lead_class, all_of_it):
     """The must-follow error naming the led suit-class (no hidden information)."""
     if lead_class == TRUMP_CLASS:
-        return RuleError("must_play_all_trump" if all_of_it else "must_follow_trump")
-    return RuleError("must_play_all_suit" if all_of_it else "must_follow_suit",
+        return rule_refusal("must_play_all_trump" if all_of_it else "must_follow_trump")
+    return rule_refusal("must_play_all_suit" if all_of_it else "must_follow_suit",
                      suit=SUIT_SYMBOLS[lead_class])
 
 
 def structure_error(lead, hand, play, ctx, lead_comps=None):
-    """RuleError when `play` (all in the led suit-class) shows less structure than the
+    """Refusal when `play` (all in the led suit-class) shows less structure than the
     hand could, else None. `hand` and `play` hold only led-suit cards here."""
     reqs, pairs_led = requirements(lead_comps if lead_comps is not None else split(lead, ctx))
     if not pairs_led:
@@ -35,22 +35,22 @@ def structure_error(lead, hand, play, ctx, lead_comps=None):
         play_fit, _ = fit_tractors(play_pp, reqs)
         if play_fit != hand_fit:
             missing = next(n for n, h, p in zip(reqs, hand_fit, play_fit) if h and not p)
-            return RuleError("must_play_tractor", length=missing)
+            return rule_refusal("must_play_tractor", length=missing)
     need = min(pairs_led, sum(hand_pp.values()))
     if min(pairs_led, sum(play_pp.values())) < need:
-        return RuleError("must_play_pairs", count=need)
+        return rule_refusal("must_play_pairs", count=need)
     return None
 
 
 def is_legal_follow(lead, hand, play, ctx, lead_comps=None):
-    """(True, None) if `play` is a legal follow to `lead` from `hand`, else (False, RuleError).
+    """(True, None) if `play` is a legal follow to `lead` from `hand`, else (False, Refusal).
 
     `hand` is the follower's whole hand (including `play`)."""
     n = len(lead)
     if len(play) != n:
-        return False, RuleError("wrong_card_count", count=n)
+        return False, rule_refusal("wrong_card_count", count=n)
     if not holds(hand, play):
-        return False, RuleError("cards_not_in_hand")
+        return False, rule_refusal("cards_not_in_hand")
     cls = ctx.cls
     lc = cls[lead[0]]
     hand_c = [c for c in hand if cls[c] == lc]

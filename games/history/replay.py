@@ -67,7 +67,7 @@ def hand_frames(before, hand_actions) -> list[Frame]:
 def _apply(game, action):
     try:
         return engine.apply(game, action)
-    except engine.RuleError as error:
+    except engine.Refusal as error:
         raise ReplayError(f"the log does not fold at {action!r}: {error}") from error
 
 

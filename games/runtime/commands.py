@@ -22,7 +22,7 @@ class ActionRejected(Exception):
         self.params = params
 
     @classmethod
-    def from_rule_error(cls, error: engine.RuleError) -> "ActionRejected":
+    def from_rule_error(cls, error: engine.Refusal) -> "ActionRejected":
         return cls(error.code, error.template, **error.params)
 
 

@@ -125,7 +125,7 @@ def _run_engine(table, game, actions, now) -> list[Applied]:
     for action in actions:
         try:
             events = engine.apply(game, action)
-        except engine.RuleError as error:
+        except engine.Refusal as error:
             raise ActionRejected.from_rule_error(error) from None
         applied.append(Applied(action, events, records.hand_facts(game, events)))
         _advance_timers(table, game, action, now)
