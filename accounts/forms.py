@@ -1,6 +1,6 @@
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
@@ -8,7 +8,13 @@ from django.utils.translation import ngettext
 
 from accounts.models import language_choices
 from accounts.selectors import ban_active
-from accounts.throttle import client_ip, login_failure_record, login_throttle_clear, login_throttle_wait
+from accounts.throttle import (
+    client_ip,
+    login_failure_record,
+    login_throttle_clear,
+    login_throttle_wait,
+    password_reset_allowed,
+)
 
 
 class RegisterForm(UserCreationForm):
@@ -48,7 +54,9 @@ class LoginThrottleMixin:
         try:
             cleaned_data = super().clean()
         except ValidationError as error:
-            if error.code == "invalid_login":
+            # A wrong password only: the admin refuses a non-staff user's right password with
+            # the same code, and counting that would let anyone lock a username out.
+            if error.code == "invalid_login" and self.user_cache is None:
                 login_failure_record(username=username, ip=ip)
             raise
         login_throttle_clear(username=username)
@@ -84,3 +92,21 @@ class ProfileSettingsForm(forms.Form):
     email = forms.EmailField(
         label=_("E-mail"), required=False, help_text=_("Used only for password reset e-mails."),
     )
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's reset form, with a limit on how often one address is mailed or one
+    client asks (accounts/throttle.py), so the form cannot be used to flood an inbox."""
+
+    def __init__(self, *args, request=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_email(self):
+        email = self.cleaned_data["email"]
+        ip = client_ip(self.request) if self.request is not None else "unknown"
+        if not password_reset_allowed(email=email, ip=ip):
+            raise ValidationError(
+                _("Too many password-reset requests. Please try again in an hour."), code="throttled"
+            )
+        return email

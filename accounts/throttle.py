@@ -71,3 +71,33 @@ def login_throttle_clear(*, username: str) -> None:
     a valid login of one account must not reset guessing at other accounts."""
     user_key = _subject_keys(username=username, ip="")[0]
     cache.delete_many([f"{user_key}:count", f"{user_key}:start"])
+
+
+# --- password-reset requests ------------------------------------------------------------
+
+RESET_LIMIT_PER_ADDRESS = 3  # mails one address may be sent per window
+RESET_LIMIT_PER_IP = 10  # requests one client may make per window, whatever the address
+RESET_WINDOW = 60 * 60
+
+
+def password_reset_allowed(*, email: str, ip: str) -> bool:
+    """Count one reset request against the address and the client; False once either is
+    over its limit. Every address counts, known or not, so the answer says nothing about
+    which addresses have accounts."""
+    email_digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
+    ip_digest = hashlib.sha256(ip.encode()).hexdigest()[:32]
+    counts = [
+        (_count_in_window(f"accounts:reset:email:{email_digest}", RESET_WINDOW), RESET_LIMIT_PER_ADDRESS),
+        (_count_in_window(f"accounts:reset:ip:{ip_digest}", RESET_WINDOW), RESET_LIMIT_PER_IP),
+    ]
+    return all(count <= limit for count, limit in counts)
+
+
+def _count_in_window(key: str, window: int) -> int:
+    """One more in a fixed window that starts at the first count; the new total."""
+    cache.add(key, 0, window)
+    try:
+        return cache.incr(key)  # atomic in Redis; keeps the key's expiry
+    except ValueError:  # the window expired between add() and incr()
+        cache.set(key, 1, window)
+        return 1

@@ -10,7 +10,7 @@ urlpatterns = [
     path("settings/", views.account_settings, name="account_settings"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",

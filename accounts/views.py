@@ -5,13 +5,17 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import ProfileSettingsForm, RegisterForm, ThrottledAuthenticationForm
+from accounts.forms import (
+    ProfileSettingsForm,
+    RegisterForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordResetForm,
+)
 from accounts.language import language_cookie_delete, language_cookie_set, language_supported
 from accounts.selectors import profile_language
 from accounts.services import profile_ensure, profile_update, user_register
@@ -31,6 +35,15 @@ class LoginView(auth_views.LoginView):
             translation.activate(language)
             language_cookie_set(response, language)
         return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request, throttled per address and per client (accounts/throttle.py)."""
+
+    form_class = ThrottledPasswordResetForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
 
 
 @require_http_methods(["GET", "POST"])
