@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets need a logged-in session (AuthMiddlewareStack) and an allowed Origin
-(AllowedHostsOriginValidator) — without the latter any site could drive a
+Websockets need a logged-in session (AuthMiddlewareStack) and an Origin that is this
+site itself: an allowed host (AllowedHostsOriginValidator) with the scheme and port the
+socket connected to (config/websocket_origin.py) — without it any site could drive a
 player's socket (STYLE pitfall 6).
 """
 import gc
@@ -16,12 +17,15 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.websocket_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

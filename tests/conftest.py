@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")  # the site the test sockets connect to
 
 
 @pytest.fixture(autouse=True)
@@ -94,7 +95,7 @@ class WsClient:
     def __init__(self, path: str, user=None, cookie: bytes | None = None, origin=ORIGIN):
         from config.asgi import application
 
-        headers = [origin] if origin else []
+        headers = [HOST, origin] if origin else [HOST]
         if cookie is not None:
             headers.append((b"cookie", cookie))
         self.communicator = WebsocketCommunicator(application, path, headers=headers)

@@ -176,3 +176,17 @@ async def test_selection_verdicts_and_refusals_speak_the_players_language(player
     assert "§5.4" in refusal["message"] and "必须" in refusal["message"]
     for client in clients + [chinese]:
         await client.close()
+
+
+@pytest.mark.parametrize("origin", ["http://127.0.0.1:9999", "https://127.0.0.1:8000", "http://127.0.0.1",
+                                    "http://localhost:8000", "null", "http://127.0.0.1:port"])
+async def test_a_socket_from_another_scheme_or_port_of_an_allowed_host_is_refused(players, fast_clock, origin):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    cookie = await sync_to_async(session_cookie)(players[0])
+    other = WsClient(f"/ws/table/{table.pk}/", cookie=cookie, origin=(b"origin", origin.encode()))
+    connected, _ = await other.connect()
+    assert not connected
+    same = WsClient(f"/ws/table/{table.pk}/", cookie=cookie)
+    connected, _ = await same.connect()
+    assert connected
+    await same.close()
