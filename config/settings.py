@@ -6,6 +6,7 @@ are unset; PostgreSQL and Redis when they are set. See docs/deployment.md.
 import os
 from pathlib import Path
 
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from config.env import cache_from_url, channel_layer_from_url, database_from_url, env_bool, env_list
@@ -37,6 +38,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.NulInPathMiddleware",  # 404, not a database error, for %00 in a URL
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -62,10 +65,49 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "django.template.context_processors.csp",  # csp_nonce for the few inline scripts
             ],
         },
     },
 ]
+
+# --- Security headers (docs/deployment.md) ----------------------------------------------
+# On in every mode, so the tests and the browser tests run under the policy production has.
+# Scripts only from this site (an inline one needs the request's nonce); styles from this
+# site, plus style attributes (the deal meter's width); sockets to this site only.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src-elem": [CSP.SELF],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "media-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+PERMISSIONS_POLICY = {  # a card game needs none of the browser's powerful features
+    "accelerometer": [], "camera": [], "display-capture": [], "geolocation": [], "gyroscope": [],
+    "magnetometer": [], "microphone": [], "midi": [], "payment": [], "usb": [],
+}
+# Behind a TLS-terminating proxy (nginx) that sets X-Forwarded-Proto; only where the proxy
+# overwrites that header, never when clients reach the server directly.
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Production (DEBUG off) is HTTPS only unless the environment says otherwise.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# The request.META key holding the client's address (behind nginx: HTTP_X_REAL_IP).
+LOGIN_THROTTLE_IP_META = os.environ.get("LOGIN_THROTTLE_IP_META", "REMOTE_ADDR")
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"), BASE_DIR)}
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}

@@ -450,6 +450,7 @@ def play_a_hand(server, browser, watch):
         assert Counter(kitty_shown) == Counter(result["buried"])
         shot(page, f"07-hand-over-{NAMES[seat]}")
     assert not watch.closed_table_sockets(), watch.log
+    assert not [line for line in watch.log if "Content Security Policy" in line], watch.log
     for context in contexts:
         context.close()
     assert 0 <= deal_counts[0] < deal_counts[1] <= 100, f"the dealt count did not grow during the deal: {deal_counts}"
