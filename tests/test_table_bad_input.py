@@ -1,5 +1,5 @@
 """Every bad websocket message gets a clear error to that client only, changes nothing,
-and leaves the socket usable; floods are closed with 1008."""
+and leaves the socket usable; floods are told why and closed with 4008."""
 import json
 
 import pytest
@@ -128,19 +128,21 @@ async def test_private_table_needs_the_invite(players, fast_clock):
     await invited.close()
 
 
-async def test_flooding_socket_is_closed_with_1008(players, fast_clock):
+async def test_flooding_socket_is_told_and_closed_with_4008(players, fast_clock):
     table = await sync_to_async(make_table)(players[0], players=players)
     client = await ws_client(f"/ws/table/{table.pk}/", players[1])
     await client.receive()
     for _ in range(120):
         await client.communicator.send_to(text_data=json.dumps({"action": "classify", "cards": []}))
-    closed = None
+    closed, errors = None, []
     for _ in range(300):
         output = await client.communicator.receive_output(timeout=2)
         if output["type"] == "websocket.close":
             closed = output
             break
-    assert closed is not None and closed["code"] == 1008
+        errors.append(json.loads(output["text"]).get("code"))
+    assert closed is not None and closed["code"] == 4008
+    assert errors.count("flooded") == 1
 
 
 async def test_seat_changes_before_the_match_and_owner_only_start(players, fast_clock):

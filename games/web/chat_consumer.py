@@ -27,7 +27,7 @@ from games.web.socket_input import JsonInput
 
 class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     max_message_bytes = 2048
-    budget_messages = 20  # per socket and window: beyond that the socket is closed (1008)
+    budget_messages = 20  # per socket and window: beyond that the socket is closed (FLOODED)
     budget_window_s = 10.0
 
     async def connect(self):

@@ -1,13 +1,19 @@
 """What every player socket does with incoming text before acting on it.
 
-A per-socket flood budget (beyond it the socket is closed with 1008), a size limit, and
-JSON parsing with a clear error to that socket alone. Shared by the table and chat
+A per-socket flood budget (beyond it the socket is told why and closed with FLOODED), a
+size limit, and JSON parsing with a clear error to that socket alone. Shared by the table and chat
 sockets, which differ only in their limits.
 """
 import json
 import time
 
 from django.utils.translation import gettext as _
+
+
+# Why not 1008 (policy violation): daphne refuses to send any application close code but
+# 1000 and 3000-4999, and turns it into 1011, which clients take for a server fault and
+# reconnect on. Pages treat every 4xxx close as final (docs/protocol.md).
+FLOODED = 4008
 
 
 class JsonInput:
@@ -18,7 +24,10 @@ class JsonInput:
     async def read_message(self, text_data, bytes_data) -> dict | None:
         """The message as a dict with an "action", or None once the socket was answered."""
         if self._over_budget():
-            await self.close(code=1008)
+            if not getattr(self, "_flooded", False):  # told once; later messages are dropped
+                self._flooded = True
+                await self.send_error("flooded", _("Too many messages at once: this connection was closed."))
+                await self.close(code=FLOODED)
             return None
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode()) > self.max_message_bytes:

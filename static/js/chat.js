@@ -63,7 +63,7 @@
     socket.onopen = () => { retry = 0; };
     socket.onmessage = onMessage;
     socket.onclose = (event) => {
-      if (retry < 0 || event.code === 1008 || event.code >= 4000) return;
+      if (retry < 0 || event.code === 1009 || event.code >= 4000) return;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 250 * 2 ** retry);
     };

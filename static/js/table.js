@@ -220,7 +220,7 @@
     socket.onclose = (event) => {
       conn.textContent = conn.dataset.offline;
       conn.classList.remove("online");
-      if (retry < 0 || event.code === 1008 || event.code >= 4000) return;
+      if (retry < 0 || event.code === 1009 || event.code >= 4000) return;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 250 * 2 ** retry);
     };
