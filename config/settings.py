@@ -156,6 +156,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own default config already gave the "django" logger a console handler, and
+    # it propagates to the root's: without this every line of it was printed twice.
+    "loggers": {"django": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"),
+                           "propagate": False}},
 }
 
 # Table runtime (docs/table-runtime.md): pauses the server keeps between timed steps.
