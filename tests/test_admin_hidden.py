@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.runtime import writer
 from games.models import Bury, Hand, TableEvent
+from games.runtime import writer
 from tests.conftest import make_moderator, make_table
 from tests.table_driver import drive
 
@@ -29,7 +29,7 @@ def test_running_hand_secrets_stay_out_of_the_admin_until_the_hand_is_over(playe
     moderator.force_login(make_moderator())  # staff with the moderation permission, not a superuser
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
-    table, game = drive(table.pk, dict(enumerate(players)), lambda g: g.phase == "play" and len(g.tricks) >= 1)
+    table, _game = drive(table.pk, dict(enumerate(players)), lambda g: g.phase == "play" and len(g.tricks) >= 1)
     hand = Hand.objects.get(match__table=table, number=1)
     bury = Bury.objects.get(hand=hand)
     buried_row = TableEvent.objects.get(table=table, action__type="bury")
@@ -51,7 +51,7 @@ def test_running_hand_secrets_stay_out_of_the_admin_until_the_hand_is_over(playe
         assert not shown, f"{url} shows {sorted(shown)} while the hand runs"
     assert moderator.get(reverse("admin:games_bury_change", args=[bury.pk])).status_code in (302, 404)
 
-    table, game = drive(table.pk, dict(enumerate(players)), lambda g: g.phase in ("scored", "finished"))
+    drive(table.pk, dict(enumerate(players)), lambda g: g.phase in ("scored", "finished"))
     assert set(bury.cards) <= codes_on(moderator, reverse("admin:games_bury_change", args=[bury.pk]))
     assert set(bury.cards) <= codes_on(moderator, reverse("admin:games_hand_change", args=[hand.pk]))
     assert set(hand.deck) <= codes_on(moderator, reverse("admin:games_hand_change", args=[hand.pk]))
