@@ -180,7 +180,7 @@ class TableEvent(models.Model):
     seq = models.PositiveIntegerField()
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    source = models.CharField(max_length=10)  # "player", "bot", "clock", "system"
+    source = models.CharField(max_length=10)  # who acted: "player", "clock", "bot" or "moderator" (games/runtime/writer.py)
     action = models.JSONField()
     events = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)

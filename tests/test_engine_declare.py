@@ -99,7 +99,9 @@ def test_legal_declarations_lists_the_reinforcement():
     declare(g, 1, "H2")
     # the reinforcement is the single added card; other singles are too weak now
     assert sorted(legal_declarations(g, 1)) == [["H2"], ["SJK", "SJK"]]
-    assert all(len(d) == 2 for d in legal_declarations(g, 2))
+    # Another seat can only override with a pair now (§3.2); its single level card is too weak.
+    g.hands[2] = ["D2", "D2", "C2", "BJK", "BJK", "S5"]
+    assert sorted(legal_declarations(g, 2)) == [["BJK", "BJK"], ["D2", "D2"]]
 
 
 def deal_all(g):

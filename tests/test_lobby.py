@@ -83,7 +83,17 @@ async def test_spectators_see_no_hidden_card(players, fast_clock):
         await client.close()
 
 
-async def test_spectators_share_the_render_of_the_latest_version_only(players, fast_clock):
+async def test_spectators_share_the_render_of_the_latest_version_only(players, fast_clock, monkeypatch):
+    from games.web import rendering
+
+    renders = []  # (version, spectator?, owner?) of every region render of a socket
+    real_render = rendering.render_regions
+
+    def counted(context, *args, **kwargs):
+        renders.append((context["table"].version, context["viewer_seat"] is None, context["is_owner"]))
+        return real_render(context, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_regions", counted)
     table = await sync_to_async(make_table)(players[0], players=players)
     north = await ws_client(f"/ws/table/{table.pk}/", players[0])
     watchers = [await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)(f"watcher{i}"))
@@ -91,7 +101,9 @@ async def test_spectators_share_the_render_of_the_latest_version_only(players, f
     seated = table.version
     await north.send({"action": "stand", "version": seated})
     stood = [await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > seated) for w in watchers]
-    assert stood[0]["html"] == stood[1]["html"]  # one render served both
+    assert stood[0]["html"] == stood[1]["html"]
+    # One render served both watchers (north, the owner, standing up, is rendered apart).
+    assert renders.count((stood[0]["version"], True, False)) == 1
     assert "north" not in stood[0]["html"]["players"]
     await north.send({"action": "sit", "seat": 0, "version": stood[0]["version"]})
     back = [await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > stood[0]["version"])

@@ -64,9 +64,12 @@ async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
             time.sleep(2 * runner.BUSY_LOOP_S)
             await asyncio.sleep(0)
 
+    loop = asyncio.get_running_loop()
+    moved_at = []
+
     async def bot():
         async with runner._bot_turn(True):
-            pass
+            moved_at.append(loop.time())
 
     pushing = asyncio.create_task(endless_pushes())
     try:
@@ -75,6 +78,10 @@ async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
     finally:
         stop.set()
         await pushing
+    assert len(moved_at) == 2
+    # The second bot was held back by the first one's wait for the busy loop, and that
+    # wait gave up after BUSY_LOOP_WAIT_S (the loop never kept up) instead of forever.
+    assert moved_at[1] - moved_at[0] >= runner.BUSY_LOOP_WAIT_S * 0.9
 
 
 @pytest.mark.django_db(transaction=True)

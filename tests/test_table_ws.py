@@ -37,7 +37,9 @@ async def test_four_clients_play_a_complete_hand_without_leaks(players, fast_clo
 
     hand = await sync_to_async(Hand.objects.get)(match__table=table, number=1)
     assert hand.finished_at is not None and hand.defenders_score == game.result["defenders_score"]
-    assert hand.trick_points + hand.kitty_points >= 0
+    # The record's parts add up to the score (RULES §6), and the kitty's points are its cards'.
+    assert hand.defenders_score == hand.trick_points + hand.kitty_bonus + hand.penalties
+    assert hand.kitty_points == engine.points(game.result["buried"])
     public = await public_cards_by_version(table.pk)
     state = table.state
     for seat, client in enumerate(clients):
