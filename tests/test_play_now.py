@@ -110,3 +110,14 @@ def test_lobby_cards_never_show_cards(client):
     html = card(client.get(reverse("lobby")).text, table)
     assert "data-card" not in html and "playing-card" not in html
     assert not set("♠♥♦♣🃏") & set(html)  # no card face, no suit, no trump
+
+
+def test_a_refused_step_keeps_nothing_and_says_why(client, monkeypatch):
+    from games.web import views
+
+    monkeypatch.setattr(views, "PLAY_NOW_BOTS", ((1, Seat.Bot.STRONG), (1, Seat.Bot.BASIC)))  # a seat twice
+    client.force_login(make_user("mei"))
+    response = client.post(reverse("play_now"), follow=True)
+    assert response.redirect_chain == [(reverse("lobby"), 302)]
+    assert "Could not start a game: That seat is taken." in response.text
+    assert not Table.objects.exists() and not TableEvent.objects.exists()
