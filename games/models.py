@@ -99,6 +99,8 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_match_number")]
 
     def __str__(self):

@@ -6,6 +6,7 @@ from games.web import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/new/", views.create_table, name="create_table"),
+    path("play-now/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("join/<str:code>/", views.invite, name="invite"),
     path("matches/", history_views.my_matches, name="my_matches"),

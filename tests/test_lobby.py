@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def lobby_row(html, table):
     start = html.index(f'data-table="{table.pk}"')
-    return html[start:html.index("</tr>", start)]
+    return html[start:html.index("</article>", start)]
 
 
 async def test_lobby_updates_live_as_people_sit_and_watch(players, fast_clock):

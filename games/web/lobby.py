@@ -10,24 +10,17 @@ from django.utils import translation
 
 from accounts.selectors import is_banned
 from games.web.i18n import language_for_scope
-from games.web.rendering import seat_names
+from games.web.lobby_cards import lobby_card
 from games.web.socket_dispatch import DirectDispatch
 
 LOBBY_GROUP = "lobby"
 
 
-def lobby_rows() -> list[dict]:
+def lobby_rows(user=None) -> list[dict]:
+    """The lobby cards: who sits where (never a card), status and options in words."""
     from games.selectors import visible_tables
 
-    rows = []
-    for table in visible_tables()[:200]:
-        seats = sorted(table.seats.all(), key=lambda s: s.position)
-        rows.append({
-            "table": table, "names": seat_names(seats),
-            "taken": sum(1 for s in seats if not s.is_free),
-            "watching": table.watching,
-        })
-    return rows
+    return [lobby_card(table, user) for table in visible_tables()[:200]]
 
 
 async def notify_lobby_async() -> None:
@@ -69,5 +62,5 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "lobby", "html": html}))
 
     def _render(self):
-        with translation.override(self.language):
-            return render_to_string("games/partials/lobby_rows.html", {"rows": lobby_rows()})
+        with translation.override(self.language):  # each reader's own "Rejoin" and language
+            return render_to_string("games/partials/lobby_rows.html", {"rows": lobby_rows(self.scope["user"])})

@@ -1,5 +1,8 @@
 """Thin HTTP views: lobby, table page, invite links."""
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -11,12 +14,17 @@ from games import selectors
 from games.web import rendering
 from games.web.forms import TableForm
 from games.web.lobby import lobby_rows
-from games.models import Table
+from games.models import Seat, Table
+from games.runtime import writer
+from games.runtime.commands import ActionRejected
 from games.runtime.tables import table_create
+
+# "Play now": the user sits North; their partner and both opponents are bots.
+PLAY_NOW_BOTS = ((1, Seat.Bot.STRONG), (2, Seat.Bot.STRONG), (3, Seat.Bot.STRONG))
 
 
 def lobby(request):
-    return render(request, "games/lobby.html", {"rows": lobby_rows(), "form": TableForm()})
+    return render(request, "games/lobby.html", {"rows": lobby_rows(request.user), "form": TableForm()})
 
 
 @login_required
@@ -24,8 +32,32 @@ def lobby(request):
 def create_table(request):
     form = TableForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", {"rows": lobby_rows(), "form": form}, status=400)
+        return render(request, "games/lobby.html", {"rows": lobby_rows(request.user), "form": form}, status=400)
     table = table_create(owner=request.user, **form.cleaned_data)
+    return redirect(table_url(table))
+
+
+@require_POST
+def play_now(request):
+    """One click: a new table, the user at North, three bots, and the first deal under way.
+    Every step goes through the table's one write path as the owner, like manual play;
+    if any step is refused, nothing is kept."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("lobby"))
+    name = _("%(name)s against bots") % {"name": request.user.username}
+    try:
+        with transaction.atomic():
+            table = table_create(owner=request.user, name=name[:Table._meta.get_field("name").max_length])
+            steps = [{"type": "sit", "seat": 0}]
+            steps += [{"type": "add_bot", "seat": seat, "level": level} for seat, level in PLAY_NOW_BOTS]
+            version = table.version
+            for action in steps + [{"type": "start_match"}]:
+                version = writer.table_act(table_id=table.pk, action=action, expected_version=version,
+                                           user=request.user).version
+    except ActionRejected as refusal:
+        reason = _(refusal.template).format(**refusal.params)
+        messages.error(request, _("Could not start a game: %(reason)s") % {"reason": reason})
+        return redirect("lobby")
     return redirect(table_url(table))
 
 

@@ -1,0 +1,71 @@
+"""One lobby card per table, in words: seats (who, never cards), status, options, watchers."""
+from datetime import timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.models import Table
+
+SEAT_NAMES = (gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"))
+# A running table whose clock is this late, or where nothing happened for this long, has
+# nobody driving it: the clock runs only while someone is connected (games/runtime/runner.py).
+CLOCK_LATE = timedelta(seconds=30)
+IDLE_FOR = timedelta(minutes=5)
+
+
+def seat_label(seat) -> dict:
+    """`{"where": "East", "who": "strong bot", "kind": "bot"}` for one seat."""
+    where = str(SEAT_NAMES[seat.position])
+    if seat.user_id:
+        return {"where": where, "who": seat.user.username, "kind": "player", "user_id": seat.user_id}
+    if seat.bot:
+        return {"where": where, "who": str(seat.get_bot_display()), "kind": "bot", "user_id": None}
+    return {"where": where, "who": _("free seat"), "kind": "free", "user_id": None}
+
+
+def table_state(table, now=None) -> tuple[str, str]:
+    """(css key, words) for the table's status."""
+    now = now or timezone.now()
+    if table.status == Table.Status.PLAYING:
+        late = table.deadline is not None and table.deadline < now - CLOCK_LATE
+        if late or table.updated_at < now - IDLE_FOR:
+            return "paused", _("Paused — nobody connected")
+        return "playing", _("Playing")
+    if table.status == Table.Status.FINISHED:
+        return "finished", _("Match over")
+    return "waiting", _("Waiting for players")
+
+
+def table_options(table) -> list[str]:
+    if table.deal_pace_ms <= 100:
+        pace = _("Fast deal (%(ms)s ms a card)")
+    elif table.deal_pace_ms <= 300:
+        pace = _("Normal deal (%(ms)s ms a card)")
+    else:
+        pace = _("Slow deal (%(ms)s ms a card)")
+    limit = (ngettext("%(s)s second a turn", "%(s)s seconds a turn", table.turn_limit_s) % {"s": table.turn_limit_s}
+             if table.turn_limit_s else _("No turn time limit"))
+    return [
+        pace % {"ms": table.deal_pace_ms}, limit,
+        _("Private") if table.is_private else _("Public"),
+        _("Bots allowed") if table.allow_bots else _("No bots"),
+    ]
+
+
+def lobby_card(table, user=None) -> dict:
+    seats = [seat_label(seat) for seat in sorted(table.seats.all(), key=lambda s: s.position)]
+    taken = sum(1 for seat in seats if seat["kind"] != "free")
+    state, state_words = table_state(table)
+    mine = user is not None and user.is_authenticated and any(s["user_id"] == user.pk for s in seats)
+    if mine:
+        action = "rejoin"
+    elif table.status == Table.Status.WAITING and taken < 4:
+        action = "sit"
+    else:
+        action = "watch"
+    return {
+        "table": table, "seats": seats, "taken": taken, "free": 4 - taken,
+        "state": state, "state_words": state_words, "options": table_options(table),
+        "watching": getattr(table, "watching", 0), "action": action,
+    }

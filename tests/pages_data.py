@@ -1,0 +1,41 @@
+"""A small, realistic site for page tests and screenshots: players, open tables in every
+state, one finished hand (history, replay), a report and a moderator."""
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.models import Report
+from games.models import Hand, Seat, Table
+from games.runtime import writer
+from tests.conftest import make_moderator, make_table, make_user
+from tests.test_replay import FAST, drive
+
+LONG_NAME = "a_player_with_a_rather_long_name"
+
+
+def _named(table, name):
+    Table.objects.filter(pk=table.pk).update(name=name)
+    return Table.objects.get(pk=table.pk)
+
+
+def build_site(password: str) -> dict:
+    people = {name: make_user(name, password) for name in ("mei", "li_wei", "sam", LONG_NAME, "jo")}
+    moderator = make_moderator("moderator")
+    moderator.set_password(password)
+    moderator.save()
+    mei, li, sam, longname, jo = people.values()
+    with override_settings(**FAST):
+        played = _named(make_table(mei, players=[mei, li, sam, longname]), "Saturday tractor")
+        drive(played, [mei, li, sam, longname], hands=1)
+    waiting = _named(make_table(li, players=[li, None, None, None], pace_ms=150, window_ms=2000),
+                     "Beginners welcome, bring tea")
+    writer.table_act(table_id=waiting.pk, action={"type": "add_bot", "seat": 2, "level": Seat.Bot.STRONG},
+                     expected_version=None, user=li)
+    _named(make_table(jo, players=[jo, None, longname, None], pace_ms=80, turn_limit_s=30), "双升 练习桌")
+    client = Client()
+    client.force_login(sam)
+    client.post(reverse("play_now"))  # a running table with three bots
+    Report.objects.create(reporter=li, user=jo, reason="Left in the middle of every hand.")
+    Report.objects.create(reporter=jo, table=played, reason="Rude chat at this table.")
+    hand = Hand.objects.filter(match__table=played, finished_at__isnull=False).first()
+    return {"people": people, "moderator": moderator, "played": Table.objects.get(pk=played.pk),
+            "waiting": waiting, "hand": hand}

@@ -1,0 +1,123 @@
+""""Play now" (games/web/views.py) and the lobby cards (games/web/lobby_cards.py)."""
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Match, Seat, Table, TableEvent
+from tests.conftest import make_table, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_play_now_seats_the_user_with_three_bots_and_starts_the_deal(client):
+    user = make_user("mei")
+    client.force_login(user)
+    response = client.post(reverse("play_now"))
+    table = Table.objects.get(owner=user)
+    assert response.status_code == 302 and response.url == reverse("table", args=[table.pk])
+    seats = list(table.seats.order_by("position"))
+    assert seats[0].user == user and not seats[0].bot
+    assert [seat.bot for seat in seats[1:]] == [Seat.Bot.STRONG] * 3
+    assert table.status == Table.Status.PLAYING and table.state is not None
+    assert table.state["phase"] == "deal" and table.deal_started_at is not None
+    assert Match.objects.filter(table=table).count() == 1 and table.matches.get().hands.count() == 1
+    # Through the one write path: every step is in the table's log, as the owner.
+    logged = list(TableEvent.objects.filter(table=table).order_by("seq").values_list("action__type", "actor"))
+    assert logged[:5] == [("sit", user.pk)] + [("add_bot", user.pk)] * 3 + [("start_match", user.pk)]
+    assert table.version == len(logged)
+    page = client.get(response.url)
+    assert page.status_code == 200
+
+
+def test_play_now_is_a_post_and_needs_a_login(client):
+    response = client.post(reverse("play_now"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert not Table.objects.exists()
+    client.force_login(make_user("mei"))
+    assert client.get(reverse("play_now")).status_code == 405
+    assert not Table.objects.exists()
+
+
+def test_play_now_needs_the_csrf_token():
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("mei"))
+    assert client.post(reverse("play_now")).status_code == 403
+    assert not Table.objects.exists()
+
+
+def test_the_lobby_shows_a_play_now_button_to_everyone(client):
+    anonymous = client.get(reverse("lobby")).text
+    assert 'data-testid="play-now"' in anonymous and f'href="{reverse("login")}?next=/"' in anonymous
+    client.force_login(make_user("mei"))
+    html = client.get(reverse("lobby")).text
+    assert f'action="{reverse("play_now")}"' in html and 'data-testid="play-now"' in html
+
+
+def text(html):
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+def card(html, table):
+    start = html.index(f'data-table="{table.pk}"')
+    return html[start:html.index("</article>", start)]
+
+
+def test_lobby_cards_say_who_sits_where_in_words(client):
+    owner, guest = make_user("owner"), make_user("guest")
+    table = make_table(owner, players=[owner, None, None, None], turn_limit_s=30, pace_ms=80)
+    Seat.objects.filter(table=table, position=1).update(bot=Seat.Bot.STRONG)
+    Seat.objects.filter(table=table, position=3).update(bot=Seat.Bot.BASIC)
+    client.force_login(guest)
+    html = card(client.get(reverse("lobby")).text, table)
+    words = text(html)
+    assert "North · owner" in words and "East · strong bot" in words and "West · basic bot" in words
+    assert "South · free seat" in words
+    assert "Waiting for players" in html and "3/4 seated" in html
+    assert "Fast deal (80 ms a card)" in html and "30 seconds a turn" in html and "Bots allowed" in html
+    assert 'data-action="sit"' in html
+    client.cookies["django_language"] = "zh-hans"
+    chinese = card(client.get(reverse("lobby")).text, table)
+    assert "东 · 高级机器人" in text(chinese) and "等待玩家" in chinese
+
+
+def test_a_running_table_offers_rejoin_to_its_player_and_watch_to_others(client):
+    mei, other = make_user("mei"), make_user("other")
+    client.force_login(mei)
+    client.post(reverse("play_now"))
+    table = Table.objects.get(owner=mei)
+    mine = card(client.get(reverse("lobby")).text, table)
+    assert 'data-action="rejoin"' in mine and "Playing" in mine
+    client.force_login(other)
+    theirs = card(client.get(reverse("lobby")).text, table)
+    assert 'data-action="watch"' in theirs and 'data-action="rejoin"' not in theirs
+    # Nobody drove the table for a while: it reads as paused.
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(minutes=10),
+                                             deadline=None)
+    assert "Paused — nobody connected" in card(client.get(reverse("lobby")).text, table)
+
+
+def test_lobby_cards_never_show_cards(client):
+    mei = make_user("mei")
+    client.force_login(mei)
+    client.post(reverse("play_now"))
+    table = Table.objects.get(owner=mei)
+    assert table.state["phase"] == "deal"
+    html = card(client.get(reverse("lobby")).text, table)
+    assert "data-card" not in html and "playing-card" not in html
+    assert not set("♠♥♦♣🃏") & set(html)  # no card face, no suit, no trump
+
+
+def test_a_refused_step_keeps_nothing_and_says_why(client, monkeypatch):
+    from games.web import views
+
+    monkeypatch.setattr(views, "PLAY_NOW_BOTS", ((1, Seat.Bot.STRONG), (1, Seat.Bot.BASIC)))  # a seat twice
+    client.force_login(make_user("mei"))
+    response = client.post(reverse("play_now"), follow=True)
+    assert response.redirect_chain == [(reverse("lobby"), 302)]
+    assert "Could not start a game: That seat is taken." in response.text
+    assert not Table.objects.exists() and not TableEvent.objects.exists()
