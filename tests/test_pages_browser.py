@@ -105,6 +105,8 @@ def test_every_page_fits_phones_and_laptops_in_both_languages(server, site, brow
                 context.add_cookies([{"name": "django_language", "value": language, "url": server}])
                 page = log_in(context, server, who) if who else context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
+                page.on("console", lambda message, size=size: "Content Security Policy" in message.text
+                        and problems.append(f"{page.url} at {size}: {message.text}"))
                 for name, path in pages:
                     response = page.goto(server + path)
                     assert response.ok, f"{path} answered {response.status}"
