@@ -156,13 +156,8 @@ def bot_move(*, table: Table, seats: list[Seat], game: engine.Game | None, actio
     game = _require_playing(table, game)
     _due(table, game, seats, action, now)
     move = action.get("move")
-    seat_no = move.get("seat") if isinstance(move, dict) else None
-    seat = seats[seat_no] if isinstance(seat_no, int) and 0 <= seat_no <= 3 else None
-    own_seat = seat is not None and (
-        seat.position == action.get("seat") if action["type"] != "bot_declare" else bool(seat.bot or seat.autoplay)
-    )
-    allowed = ("declare",) if action["type"] == "bot_declare" else BOT_MOVES
-    if not own_seat or move.get("type") not in allowed:
+    seat = _bots_seat(action, move, seats)
+    if seat is None or not isinstance(move, dict):
         raise Refusal("bad_action", gettext_noop("A bot step needs the bot's move for its own seat."))
     if action["type"] == "time_out":
         seat.autoplay = True
@@ -170,6 +165,17 @@ def bot_move(*, table: Table, seats: list[Seat], game: engine.Game | None, actio
     # A declaration was decided on the cards dealt by then; persist those first.
     catch_up = _catch_up_deal(table, game, now) if move["type"] == "declare" else []
     return _run_engine(table, game, catch_up + [move], now)
+
+
+def _bots_seat(action: dict, move: object, seats: list[Seat]) -> Seat | None:
+    """The seat `move` is for, when a bot may make it there: the step's own seat for a
+    move or a time-out; for a declaration, any seat a bot (or autoplay) plays."""
+    if not isinstance(move, dict) or not isinstance(move.get("seat"), int) or not 0 <= move["seat"] <= 3:
+        return None
+    seat = seats[move["seat"]]
+    if action["type"] == "bot_declare":
+        return seat if move.get("type") == "declare" and (seat.bot or seat.autoplay) else None
+    return seat if move.get("type") in BOT_MOVES and seat.position == action.get("seat") else None
 
 
 @command("resume", may={Role.SEATED},
