@@ -1,5 +1,8 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -31,13 +34,21 @@ class Profile(models.Model):
 
 # --- Moderation (games/moderation/users.py, games/moderation/tables.py, docs/moderation.md) ---------
 
-class SanctionQuerySet(models.QuerySet):
-    def active(self, now=None):
-        """Not lifted and not expired at `now`."""
-        from django.utils import timezone
+def active_at(now: datetime) -> models.Q:
+    """THE definition of an active sanction: not lifted, and not expired at `now`. The
+    queryset (`.active()`), the admin's column and the one-statement socket entry
+    (games.selectors.socket_entry, compiled from `.active()`) all use it."""
+    return models.Q(lifted_at__isnull=True) & (models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now))
 
-        now = now or timezone.now()
-        return self.filter(lifted_at__isnull=True).filter(models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now))
+
+class SanctionQuerySet(models.QuerySet):
+    def active(self, now: datetime | None = None) -> "SanctionQuerySet":
+        return self.filter(active_at(now or timezone.now()))
+
+    def with_active(self, now: datetime | None = None) -> "SanctionQuerySet":
+        """Each row annotated `active_now` (for lists that show every sanction)."""
+        return self.annotate(active_now=models.ExpressionWrapper(
+            active_at(now or timezone.now()), output_field=models.BooleanField()))
 
 
 class Sanction(models.Model):
@@ -59,12 +70,6 @@ class Sanction(models.Model):
     class Meta:
         abstract = True
         ordering = ["-created_at"]
-
-    def is_active(self, now=None) -> bool:
-        from django.utils import timezone
-
-        now = now or timezone.now()
-        return self.lifted_at is None and (self.expires_at is None or self.expires_at > now)
 
 
 class Ban(Sanction):

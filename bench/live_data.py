@@ -113,13 +113,14 @@ def start_matches(table_ids, deal_start: datetime | None = None, lead_in_ms: int
     from django.utils import timezone
 
     from games.runtime import writer
+    from games.runtime.commands import Issuer
 
     for table_id in table_ids:
         if deal_start is not None:
             lead_in_ms = max(0, int((deal_start - timezone.now()).total_seconds() * 1000))
         settings.GAMES_DEAL_LEAD_IN_MS = lead_in_ms
         writer.table_act(table_id=table_id, action={"type": "start_match"}, expected_version=None,
-                           source="system")
+                           issuer=Issuer.SYSTEM)
 
 
 def deal_plans(table_ids) -> dict:

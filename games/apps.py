@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # The write path's commands register themselves (games/runtime/commands.py): importing
+        # their modules once, here, lets the writer import none of its handlers or callers.
+        from games.moderation import tables  # noqa: F401
+        from games.runtime import play, seating  # noqa: F401

@@ -2,7 +2,7 @@
 
 Anyone who may open a table (`selectors.table_access`: its players and spectators)
 may chat there. A line is plain text, at most `ChatMessage.MAX_LENGTH` characters,
-stored, and — after commit — sent to the table's chat group `chat-<table_id>`. Chat
+stored, and — after commit — sent to the table's chat group (`events.chat_group`). Chat
 is public to everyone at the table, so the line itself may travel in the group
 message; each socket renders it with the same escaped partial as the page.
 
@@ -15,32 +15,18 @@ returns False for now; the moderation module fills it in. Moderators hide a line
 setting `ChatMessage.deleted` / `deleted_by` and then calling
 `chat_notify_deleted(message)`; hidden lines are never shown again.
 """
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from games import events
+from games.engine import Refusal
 from games.models import ChatMessage, Table
 
 RECENT = 50
 DEFAULT_RATE_LIMIT = 5
 DEFAULT_RATE_WINDOW_S = 10
-
-
-class ChatRefused(Exception):
-    """A line that was not posted. `template` is translatable (gettext_noop), `params` fill it."""
-
-    def __init__(self, code: str, template: str, **params):
-        super().__init__(template.format(**params))
-        self.code = code
-        self.template = template
-        self.params = params
-
-
-def chat_group(table_id: int) -> str:
-    return f"chat-{table_id}"
 
 
 def chat_is_muted(user, *, table: Table | None = None) -> bool:
@@ -72,7 +58,7 @@ def _spend_rate(user) -> None:
         cache.set(key, 1, window)
         count = 1
     if count > _rate_limit():
-        raise ChatRefused(
+        raise Refusal(
             "rate_limited",
             gettext_noop("You are sending messages too quickly: at most {limit} every {window} seconds."),
             limit=_rate_limit(), window=window,
@@ -82,13 +68,13 @@ def _spend_rate(user) -> None:
 def check_chat_text(text) -> str:
     """The text as it will be stored: one line, trimmed, non-empty, not too long."""
     if not isinstance(text, str):
-        raise ChatRefused("bad_message", gettext_noop("A chat message must be text."))
+        raise Refusal("bad_message", gettext_noop("A chat message must be text."))
     cleaned = " ".join(text.split())  # newlines, tabs and runs of spaces become one space
     cleaned = "".join(ch for ch in cleaned if ch.isprintable())
     if not cleaned:
-        raise ChatRefused("empty", gettext_noop("Type a message first."))
+        raise Refusal("empty", gettext_noop("Type a message first."))
     if len(cleaned) > ChatMessage.MAX_LENGTH:
-        raise ChatRefused(
+        raise Refusal(
             "too_long", gettext_noop("A chat message can be at most {limit} characters."),
             limit=ChatMessage.MAX_LENGTH,
         )
@@ -96,29 +82,29 @@ def check_chat_text(text) -> str:
 
 
 def chat_post(*, table: Table, user, text) -> ChatMessage:
-    """Post one line to the table's chat; raises ChatRefused (nothing stored) when it may not.
+    """Post one line to the table's chat; raises Refusal (nothing stored) when it may not.
 
     The caller has checked that `user` may open the table (`selectors.table_access`).
     """
     if user is None or not user.is_authenticated:
-        raise ChatRefused("login_required", gettext_noop("Please log in first."))
+        raise Refusal("login_required", gettext_noop("Please log in first."))
     if table.status == Table.Status.CLOSED:
-        raise ChatRefused("table_closed", gettext_noop("This table has been closed."))
+        raise Refusal("table_closed", gettext_noop("This table has been closed."))
     if chat_is_muted(user, table=table):
-        raise ChatRefused("muted", gettext_noop("You are muted and cannot chat right now."))
+        raise Refusal("muted", gettext_noop("You are muted and cannot chat right now."))
     cleaned = check_chat_text(text)
     _spend_rate(user)
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, user=user, text=cleaned)
         message.user = user
         line = chat_line(message)
-        transaction.on_commit(lambda: _group_send(table.pk, {"type": "chat.message", **_wire(line)}))
+        events.send_on_commit(group=events.chat_group(table.pk), message={"type": "chat.message", **_wire(line)})
     return message
 
 
 def chat_notify_deleted(message: ChatMessage) -> None:
     """Tell every open chat of the table to drop a line a moderator hid."""
-    transaction.on_commit(lambda: _group_send(message.table_id, {"type": "chat.deleted", "id": message.pk}))
+    events.send_on_commit(group=events.chat_group(message.table_id), message={"type": "chat.deleted", "id": message.pk})
 
 
 def chat_recent(*, table: Table, limit: int = RECENT) -> list[dict]:
@@ -138,7 +124,3 @@ def chat_line(message: ChatMessage) -> dict:
 
 def _wire(line: dict) -> dict:
     return dict(line, created_at=line["created_at"].isoformat())
-
-
-def _group_send(table_id: int, event: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(chat_group(table_id), event)

@@ -52,10 +52,6 @@ class Table(models.Model):
     def __str__(self):
         return f"{self.name} (#{self.pk})"
 
-    @property
-    def group_name(self) -> str:
-        return f"table-{self.pk}"
-
 
 class Seat(models.Model):
     class Bot(models.TextChoices):

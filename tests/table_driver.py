@@ -94,6 +94,7 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
     from games.runtime import clock, writer
 
     rng = rng or random.Random(3)
+    looked = None  # (version, cards dealt): the bots looked then and declined (as the runner keeps)
     for _ in range(limit):
         table = Table.objects.get(pk=table_id)
         game = engine.Game.from_json(table.state)
@@ -106,14 +107,18 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
             writer.table_act(table_id=table_id, action=action, expected_version=table.version,
                                user=users_by_seat[game.turn])
             continue
-        step = clock.due_step(table, game, seats, timezone.now())
+        step = clock.due_step(table, game, seats, timezone.now(),
+                              looked=looked[1] if looked and looked[0] == table.version else None)
         wait = (step.due - timezone.now()).total_seconds()
         if wait > 0:
             time.sleep(min(wait, 0.5))
             continue
         if step.action is not None:
-            writer.table_act(table_id=table_id, action=with_bot_move(table, step.action),
-                               expected_version=table.version, source=step.source)
+            action = with_bot_move(table, step.action)
+            if action.get("move", True) is None:  # no bot declares now
+                looked = (table.version, step.look)
+                continue
+            writer.table_act(table_id=table_id, action=action, expected_version=table.version, issuer=step.issuer)
     raise AssertionError("the table did not reach the goal")
 
 
@@ -121,10 +126,10 @@ def with_bot_move(table, action):
     """Bot steps carry the move the bot decided before the write (as the runner does)."""
     from django.utils import timezone
 
-    from games.runtime import writer, table_cache
+    from games.runtime import play, table_cache
 
-    if action["type"] not in writer.BOT_STEPS:
+    if action["type"] not in play.BOT_STEPS:
         return action
     loaded = table_cache.from_rows(table, list(table.seats.order_by("position")))
-    move = writer.bot_decide(loaded=loaded, step_action=action, now=timezone.now())
+    move = play.bot_decide(loaded=loaded, step_action=action, now=timezone.now())
     return {**action, "move": move}

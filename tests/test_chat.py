@@ -6,6 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import chat
+from games.engine import Refusal
 from games.models import ChatMessage
 from tests.conftest import WsClient, make_table, make_user, session_cookie, ws_client
 
@@ -178,7 +179,7 @@ def test_private_table_page_passes_the_invite_to_the_chat_socket(players):
 
 def test_text_is_one_trimmed_line():
     assert chat.check_chat_text("  hello\n\n  world\t! ") == "hello world !"
-    with pytest.raises(chat.ChatRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         chat.check_chat_text(["not", "text"])
     assert refused.value.code == "bad_message"
 
@@ -189,7 +190,7 @@ def test_rate_limit_counts_per_user_in_the_shared_cache(players, settings):
     _forget_rates(*players)
     chat.chat_post(table=table, user=players[0], text="a")
     chat.chat_post(table=table, user=players[0], text="b")
-    with pytest.raises(chat.ChatRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         chat.chat_post(table=table, user=players[0], text="c")
     assert refused.value.code == "rate_limited"
     assert cache.get(chat.chat_rate_key(players[0])) == 3
@@ -202,7 +203,7 @@ def test_muted_users_cannot_post(players, monkeypatch):
     table = make_table(players[0], players=players)
     _forget_rates(*players)
     monkeypatch.setattr(chat, "chat_is_muted", lambda user, table=None: user == players[2])
-    with pytest.raises(chat.ChatRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         chat.chat_post(table=table, user=players[2], text="hi")
     assert refused.value.code == "muted"
     chat.chat_post(table=table, user=players[1], text="hi")
@@ -213,6 +214,6 @@ def test_closed_table_refuses_chat(players):
     table = make_table(players[0], players=players)
     table.status = "closed"
     table.save()
-    with pytest.raises(chat.ChatRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         chat.chat_post(table=table, user=players[0], text="hi")
     assert refused.value.code == "table_closed"

@@ -11,13 +11,22 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from games.moderation import users as user_moderation
 from accounts.models import Kick, ModerationLog
 from games import chat
-from games.moderation import tables as moderation
-from games.runtime import writer
+from games.engine import Refusal
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
-from tests.conftest import WsClient, make_moderator, make_table, make_user, session_cookie, ws_client
+from games.moderation import tables as moderation
+from games.moderation import users as user_moderation
+from games.runtime import writer
+from games.runtime.commands import Issuer
+from tests.conftest import (
+    WsClient,
+    make_moderator,
+    make_table,
+    make_user,
+    session_cookie,
+    ws_client,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-test-pass-1"
@@ -231,7 +240,7 @@ async def test_players_cannot_send_moderation_actions_over_the_socket(fast_clock
 
 
 def _act(table, action, user, source):
-    return writer.table_act(table_id=table.pk, action=action, expected_version=None, user=user, source=source)
+    return writer.table_act(table_id=table.pk, action=action, expected_version=None, user=user, issuer=Issuer(source))
 
 
 def test_the_write_path_refuses_moderation_from_any_other_source(players):
@@ -240,7 +249,7 @@ def test_the_write_path_refuses_moderation_from_any_other_source(players):
     for action in ({"type": "close_table", "reason": "x"}, {"type": "kick", "user": players[1].pk, "reason": "x"}):
         for user, source in ((players[0], "player"), (moderator, "player"), (None, "clock"), (None, "bot"),
                              (players[0], "moderator")):  # the last: a source of "moderator" without the permission
-            with pytest.raises(writer.ActionRejected) as refused:
+            with pytest.raises(Refusal) as refused:
                 _act(table, action, user, source)
             assert refused.value.code in ("not_allowed", "login_required")
     table.refresh_from_db()

@@ -6,13 +6,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.moderation import users as user_moderation
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from accounts.selectors import is_banned, is_kicked, is_muted, user_can_moderate
 from games import chat, selectors
-from games.moderation import tables as moderation
-from games.runtime import writer
+from games.engine import Refusal
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
+from games.moderation import tables as moderation
+from games.moderation import users as user_moderation
+from games.runtime import writer
+from games.runtime.commands import Issuer, command_names
 from tests.conftest import make_moderator, make_table, make_user
 
 PASSWORD = "a-long-test-pass-1"
@@ -86,11 +88,11 @@ def test_a_closed_table_refuses_every_action_of_the_write_path(players, moderato
     moderation.table_close(moderator=moderator, table_id=table.pk, reason="closing")
     table.refresh_from_db()
     version = table.version
-    for kind in writer._HANDLERS:
+    for kind in command_names():
         for user, source in ((players[0], "player"), (None, "clock"), (None, "bot"), (moderator, "moderator")):
             action = {"type": kind, "seat": 0, "cards": [], "reason": "x", "user": players[1].pk}
-            with pytest.raises(writer.ActionRejected) as refused:
-                writer.table_act(table_id=table.pk, action=action, expected_version=None, user=user, source=source)
+            with pytest.raises(Refusal) as refused:
+                writer.table_act(table_id=table.pk, action=action, expected_version=None, user=user, issuer=Issuer(source))
             assert refused.value.code == "table_closed", (kind, source)
     table.refresh_from_db()
     assert table.version == version
@@ -102,7 +104,7 @@ def test_closing_a_waiting_table_aborts_nothing_and_hides_it_from_the_lobby(play
     moderation.table_close(moderator=moderator, table_id=table.pk, reason="offensive name")
     assert not Match.objects.exists()
     assert table.pk not in [t.pk for t in selectors.visible_tables()]
-    with pytest.raises(writer.ActionRejected):
+    with pytest.raises(Refusal):
         moderation.table_close(moderator=moderator, table_id=table.pk, reason="twice")
     assert ModerationLog.objects.filter(action="close_table").count() == 1
 
@@ -121,7 +123,7 @@ def test_ban_with_expiry_ends_by_itself_and_unban_lifts_at_once(client, players,
     user_moderation.user_unban(moderator=moderator, user=players[1], reason="appeal accepted")
     assert not is_banned(players[1])
     assert Ban.objects.get(user=players[1]).lifted_by_id == moderator.pk  # kept, marked lifted
-    with pytest.raises(user_moderation.ModerationRefused):
+    with pytest.raises(Refusal):
         user_moderation.user_unban(moderator=moderator, user=players[1], reason="again")
 
 
@@ -133,10 +135,10 @@ def test_the_middleware_logs_out_a_banned_user_on_any_request(client, players, m
 
 
 def test_moderators_cannot_sanction_themselves_and_only_superusers_sanction_superusers(players, moderator):
-    with pytest.raises(user_moderation.ModerationRefused):
+    with pytest.raises(Refusal):
         user_moderation.user_ban(moderator=moderator, user=moderator, reason="oops")
     root = type(moderator).objects.create_superuser("root", password=PASSWORD)
-    with pytest.raises(user_moderation.ModerationRefused):
+    with pytest.raises(Refusal):
         user_moderation.user_mute(moderator=moderator, user=root, reason="x")
     assert not Ban.objects.exists() and not Mute.objects.exists()
 
@@ -146,7 +148,7 @@ def test_mute_blocks_posting_at_every_table_and_expires(players, moderator):
     user_moderation.user_mute(moderator=moderator, user=players[1], reason="flood",
                               expires_at=timezone.now() + timedelta(days=1))
     assert is_muted(players[1])
-    with pytest.raises(chat.ChatRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         chat.chat_post(table=table, user=players[1], text="hello")
     assert refused.value.code == "muted"
     Mute.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
@@ -193,24 +195,24 @@ def test_every_moderator_action_is_in_the_audit_log(players, moderator):
 
 def test_reasons_are_required(players, moderator):
     table = make_table(players[0], players=players)
-    with pytest.raises(writer.ActionRejected) as refused:
+    with pytest.raises(Refusal) as refused:
         moderation.table_close(moderator=moderator, table_id=table.pk, reason="   ")
     assert refused.value.code == "reason_required"
-    with pytest.raises(user_moderation.ModerationRefused):
+    with pytest.raises(Refusal):
         user_moderation.user_ban(moderator=moderator, user=players[1], reason="")
     assert not ModerationLog.objects.exists() and not Kick.objects.exists()
 
 
 def test_reports_refuse_self_duplicates_and_floods(players, settings):
-    with pytest.raises(user_moderation.ModerationRefused):
+    with pytest.raises(Refusal):
         user_moderation.report_create(reporter=players[0], user=players[0], reason="me")
     user_moderation.report_create(reporter=players[0], user=players[1], reason="cheat")
-    with pytest.raises(user_moderation.ModerationRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         user_moderation.report_create(reporter=players[0], user=players[1], reason="cheat again")
     assert refused.value.code == "duplicate"
     for n in range(user_moderation.REPORTS_PER_HOUR - 1):
         user_moderation.report_create(reporter=players[0], user=make_user(f"u{n}"), reason="x")
-    with pytest.raises(user_moderation.ModerationRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         user_moderation.report_create(reporter=players[0], user=players[2], reason="x")
     assert refused.value.code == "too_many"
     assert Report.objects.filter(status=Report.Status.OPEN).count() == user_moderation.REPORTS_PER_HOUR

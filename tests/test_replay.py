@@ -1,7 +1,7 @@
 """Replays (games/history/replay.py, games/history/matches.py, the hand_replay page).
 
 A real match is played through the one write path (`writer.table_act`): the clock's
-steps with source="clock", people's declarations, bury and plays with their user, the
+steps issued by the clock, people's declarations, bury and plays with their user, the
 plays drawn from `engine.sample_play` on the stored snapshot. The replay, folded from
 the stored log, must then reproduce every trick and the stored score exactly.
 """
@@ -15,11 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, selectors
-
-from games.runtime import clock, writer
-
 from games.history import matches, replay
 from games.models import Hand, Table, TableEvent
+from games.runtime import clock, writer
+from games.runtime.commands import Issuer
 from tests.conftest import make_table, make_user
 
 FAST = {
@@ -40,7 +39,7 @@ def _clock_step(table, game, seats):
     wait = (step.due - timezone.now()).total_seconds()
     if wait > 0:
         time.sleep(wait)
-    writer.table_act(table_id=table.pk, action=step.action, expected_version=table.version, source="clock")
+    writer.table_act(table_id=table.pk, action=step.action, expected_version=table.version, issuer=Issuer.CLOCK)
 
 
 def drive(table, players, *, hands: int, seed: int = 7, declare_every: int = 30, stop_after_plays=None):

@@ -7,9 +7,10 @@ import time
 import pytest
 
 from games import engine
-
-from games.runtime import writer, table_cache
+from games.engine import Refusal
 from games.models import Seat, Table, TableEvent
+from games.runtime import table_cache, writer
+from games.runtime.commands import Issuer
 from tests.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +62,7 @@ def test_a_memory_outdated_by_another_process_is_never_written_back(
     assert moved_on > stale.version
     with django_capture_on_commit_callbacks(execute=True):
         writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=moved_on,
-                           source="clock")
+                           issuer=Issuer.CLOCK)
     fixed = engine.Game.from_json(Table.objects.get(pk=table.pk).state)
     assert fixed.dealer == seat  # RULES §3.5: the declaration was not lost; its maker deals
     assert table_cache.cached(table.pk, moved_on + 1).game.to_json() == fixed.to_json()
@@ -75,7 +76,7 @@ def test_a_refused_action_leaves_the_memory_untouched(players, django_capture_on
     held = table_cache.read(table.pk)
     before = (held.table.state, held.game.to_json(), [s.autoplay for s in held.seats])
     # The player is back (the write path clears autoplay first), then plays a card not in hand.
-    with pytest.raises(writer.ActionRejected):
+    with pytest.raises(Refusal):
         writer.table_act(table_id=table.pk, action={"type": "play", "cards": ["SA", "SA", "SA"]},
                            expected_version=held.version, user=players[1])
     assert table_cache.cached(table.pk, held.version) is held

@@ -13,7 +13,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Ban, Kick, ModerationLog, Mute, Profile, Report
 from games.moderation import users as moderation
-from games.moderation.admin_tools import ModeratorAccessMixin, ReadOnlyAdmin, change_link, reason_action
+from games.moderation.admin_tools import (
+    ModeratorAccessMixin,
+    ReadOnlyAdmin,
+    change_link,
+    reason_action,
+)
 from games.moderation.forms import SanctionForm
 
 User = get_user_model()
@@ -117,9 +122,12 @@ class SanctionAdmin(ReadOnlyAdmin):
         return format_html('<a href="{}">{}</a>', reverse("moderation_user", args=[sanction.user.username]),
                            sanction.user.username)
 
-    @admin.display(boolean=True, description=_("active"))
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_active()
+
+    @admin.display(boolean=True, description=_("active"), ordering="active_now")
     def active(self, sanction):
-        return sanction.is_active()
+        return sanction.active_now
 
     @admin.action(description=_("Lift selected"), permissions=["moderate"])
     def lift(self, request, queryset):

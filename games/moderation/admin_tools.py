@@ -9,12 +9,12 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.moderation.users import ModerationRefused
-from games.moderation.forms import ReasonForm
 from accounts.selectors import user_can_moderate
+from games.engine import Refusal
+from games.moderation.forms import ReasonForm
+from games.web.i18n import refusal_text
 
 
 class ModeratorAccessMixin:
@@ -79,16 +79,14 @@ def reason_action(modeladmin, request, queryset, *, action: str, title: str, per
     `perform(obj, form)` runs the service for one selected object; refusals are reported
     per object and do not stop the others. Returns None (back to the list) when done.
     """
-    from games.runtime.writer import ActionRejected
-
     form = form_class(request.POST if "apply" in request.POST else None)
     if "apply" in request.POST and form.is_valid():
         done = 0
         for obj in queryset:
             try:
                 perform(obj, form)
-            except (ModerationRefused, ActionRejected) as refused:
-                text = _(refused.template).format(**refused.params)
+            except Refusal as refused:
+                text = refusal_text(refused)
                 modeladmin.message_user(request, f"{obj}: {text}", messages.WARNING)
             except PermissionDenied:
                 raise

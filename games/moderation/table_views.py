@@ -11,14 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.moderation import users as user_moderation
 from accounts.models import Kick, ModerationLog, Report
+from games import selectors
+from games.models import ChatMessage, Table
+from games.moderation import tables as moderation
+from games.moderation import users as user_moderation
 from games.moderation.forms import ReasonForm, UserChoiceForm
 from games.moderation.user_views import moderator_required, perform, report_page
-from games import selectors
-from games.moderation import tables as moderation
-from games.models import ChatMessage, Table
-from games.runtime.writer import ActionRejected
 from games.web.views import table_url
 
 RECENT_CHAT = 100
@@ -54,7 +53,6 @@ def table_page(request, table_id: int):
     return render(request, "moderation/table.html", context)
 
 
-ROOM_REFUSALS = (user_moderation.ModerationRefused, ActionRejected)
 
 
 @require_POST
@@ -64,7 +62,7 @@ def table_close(request, table_id: int):
     form = ReasonForm(request.POST, prefix="close")
     perform(request, form, lambda f: moderation.table_close(
         moderator=request.user, table_id=table.pk, reason=f.cleaned_data["reason"],
-    ), _("The table is closed; everyone at it was told why and disconnected."), ROOM_REFUSALS)
+    ), _("The table is closed; everyone at it was told why and disconnected."))
     return redirect("moderation_table", table_id=table.pk)
 
 
@@ -75,7 +73,7 @@ def seat_kick(request, table_id: int):
     form = UserChoiceForm(request.POST, prefix="kick", users=_kickable(table))
     perform(request, form, lambda f: moderation.seat_kick(
         moderator=request.user, table_id=table.pk, user_id=f.cleaned_data["user"], reason=f.cleaned_data["reason"],
-    ), _("The player is removed from the table."), ROOM_REFUSALS)
+    ), _("The player is removed from the table."))
     return redirect("moderation_table", table_id=table.pk)
 
 

@@ -1,44 +1,45 @@
 """Moderators at a table: close the room, kick a player (docs/moderation.md).
 
-Both are handlers of the one write path (`services.table_act`, source "moderator"):
-they run under the table's row lock, are appended to `TableEvent` like any action,
-write the moderation audit log in the same transaction, and tell the sockets why
-they are being closed only after commit. Any other source is refused.
+Both are commands of the one write path (`writer.table_act`, issued by `Issuer.MODERATOR`;
+the writer refuses anyone without the moderation permission): they run under the
+table's row lock, are appended to `TableEvent` like any action, write the moderation
+audit log in the same transaction, and tell the sockets why they are being closed only
+after commit.
 """
+from datetime import datetime
+
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_noop
 
 from accounts.models import Kick, ModerationLog
-from games.moderation.users import moderation_log_write, moderator_check, notice_on_commit
-from accounts.selectors import user_can_moderate
-from games.runtime import records
-from games.chat import chat_group
+from games import engine, events
+from games.engine import Refusal
 from games.models import Seat, Table
-from games.runtime.commands import ActionRejected, Applied
+from games.moderation.users import (
+    moderation_log_write,
+    moderation_notice,
+    moderator_check,
+    reason_check,
+)
+from games.runtime import records
+from games.runtime.commands import Applied, Issuer, Role, command
+from games.runtime.writer import Outcome, table_act
 
 CLOSED_NOTICE = gettext_noop("A moderator closed this table: {reason}")
 KICKED_NOTICE = gettext_noop("A moderator removed you from this table: {reason}")
+MODERATORS_ONLY = ("not_allowed", gettext_noop("Only a moderator can do that."))
 
 
-def _moderator_reason(action, user, source) -> str:
-    """Only a moderator, through the moderation services, and always with a reason."""
-    if source != "moderator" or not user_can_moderate(user):
-        raise ActionRejected("not_allowed", gettext_noop("Only a moderator can do that."))
-    reason = action.get("reason")
-    reason = " ".join(reason.split())[:300] if isinstance(reason, str) else ""
-    if not reason:
-        raise ActionRejected("reason_required", gettext_noop("Give a reason."))
-    return reason
-
-
-def close_table(table, seats, action, user, source, now):
+@command("close_table", may={Role.MODERATOR}, refusal=MODERATORS_ONLY, lobby_visible=True)
+def close_table(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+                issuer: Issuer, now: datetime) -> list[Applied]:
     """Close the room for good; a running match is kept in history, marked aborted."""
-    reason = _moderator_reason(action, user, source)
+    reason = reason_check(action.get("reason"))
     status_before = table.status
-    events = [{"type": "table_closed"}]
+    happened = [{"type": "table_closed"}]
     if table.status == Table.Status.PLAYING:
         records.abort_match(table, reason, now)
-        events.append({"type": "match_aborted"})
+        happened.append({"type": "match_aborted"})
     table.status = Table.Status.CLOSED
     table.closed_reason = reason
     table.deadline = None
@@ -46,12 +47,16 @@ def close_table(table, seats, action, user, source, now):
         moderator=user, action=ModerationLog.Action.CLOSE_TABLE, reason=reason, table=table,
         details={"status_before": status_before, "version": table.version + 1},
     )
-    notice_on_commit(table.group_name, "table.closed", CLOSED_NOTICE, reason=reason)
-    notice_on_commit(chat_group(table.pk), "chat.closed", CLOSED_NOTICE, reason=reason)
-    return [Applied({"type": "close_table", "reason": reason}, events)]
+    events.send_on_commit(group=events.table_group(table.pk), message=moderation_notice(
+        kind="table.closed", template=CLOSED_NOTICE, reason=reason))
+    events.send_on_commit(group=events.chat_group(table.pk), message=moderation_notice(
+        kind="chat.closed", template=CLOSED_NOTICE, reason=reason))
+    return [Applied({"type": "close_table", "reason": reason}, happened)]
 
 
-def kick(table, seats, action, user, source, now):
+@command("kick", may={Role.MODERATOR}, refusal=MODERATORS_ONLY, lobby_visible=True)
+def kick(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+         issuer: Issuer, now: datetime) -> list[Applied]:
     """Remove a player (or spectator) from the table and keep them out of it.
 
     Their seat becomes free; during a running match a basic bot takes it, or — when the
@@ -59,35 +64,37 @@ def kick(table, seats, action, user, source, now):
     a running match never has an empty seat. With `"ban": True` (from accounts'
     `user_ban`) no per-table kick is stored: the ban already keeps them out.
     """
-    reason = _moderator_reason(action, user, source)
+    reason = reason_check(action.get("reason"))
     target_id = action.get("user")
     target = get_user_model().objects.filter(pk=target_id).first() if isinstance(target_id, int) else None
     if target is None:
-        raise ActionRejected("no_user", gettext_noop("No such player."))
+        raise Refusal("no_user", gettext_noop("No such player."))
     seat = next((s for s in seats if s.user_id == target.pk), None)
-    events, effect = [], "removed"
+    happened, effect = [], "removed"
     if seat is not None:
-        events, effect = _free_seat(table, seat, reason, now)
+        happened, effect = _free_seat(table, seat, reason, now)
     moderation_log_write(
         moderator=user, action=ModerationLog.Action.KICK, reason=reason, target_user=target, table=table,
         details={"seat": seat.position if seat else None, "effect": effect, "because_of_ban": bool(action.get("ban"))},
     )
     if not action.get("ban"):  # a ban closes every socket of the user itself
         Kick.objects.create(user=target, table=table, moderator=user, reason=reason)
-        notice_on_commit(table.group_name, "user.removed", KICKED_NOTICE, reason=reason, user_id=target.pk)
-        notice_on_commit(chat_group(table.pk), "chat.closed", KICKED_NOTICE, reason=reason, user_id=target.pk)
+        events.send_on_commit(group=events.table_group(table.pk), message=moderation_notice(
+            kind="user.removed", template=KICKED_NOTICE, reason=reason, user_id=target.pk))
+        events.send_on_commit(group=events.chat_group(table.pk), message=moderation_notice(
+            kind="chat.closed", template=KICKED_NOTICE, reason=reason, user_id=target.pk))
     logged = {"type": "kick", "user": target.pk, "seat": seat.position if seat else None, "reason": reason}
-    return [Applied(logged, events)]
+    return [Applied(logged, happened)]
 
 
-def _free_seat(table, seat, reason, now) -> tuple[list, str]:
+def _free_seat(table: Table, seat: Seat, reason: str, now: datetime) -> tuple[list, str]:
     position = seat.position
-    events, effect = [{"type": "stood", "seat": position}], "seat_freed"
+    happened, effect = [{"type": "stood", "seat": position}], "seat_freed"
     seat.user = None
     seat.autoplay = False
     if table.status == Table.Status.PLAYING and table.allow_bots:
         seat.bot = Seat.Bot.BASIC
-        events.append({"type": "seated", "seat": position})
+        happened.append({"type": "seated", "seat": position})
         effect = "bot_took_seat"
     elif table.status == Table.Status.PLAYING:
         records.abort_match(table, reason, now)
@@ -95,40 +102,23 @@ def _free_seat(table, seat, reason, now) -> tuple[list, str]:
         table.state = None
         table.deadline = None
         table.deal_started_at = None
-        events.append({"type": "match_aborted"})
+        happened.append({"type": "match_aborted"})
         effect = "match_aborted"
     seat.save(update_fields=["user", "bot", "autoplay"])
-    return events, effect
+    return happened, effect
 
 
 # --- services (STYLE: `<entity>_<action>`, keyword-only) --------------------------------
 
-def table_close(*, moderator, table_id: int, reason: str):
+def table_close(*, moderator, table_id: int, reason: str) -> Outcome:
     """Close a room: everyone at it is told why and disconnected; nobody can act on it again."""
-    from games.runtime.writer import table_act
-
     moderator_check(moderator)
     return table_act(table_id=table_id, action={"type": "close_table", "reason": reason},
-                     expected_version=None, user=moderator, source="moderator")
+                     expected_version=None, user=moderator, issuer=Issuer.MODERATOR)
 
 
-def seat_kick(*, moderator, table_id: int, user_id: int, reason: str):
+def seat_kick(*, moderator, table_id: int, user_id: int, reason: str) -> Outcome:
     """Kick a player from a table: their sockets there close at once; they cannot come back."""
-    from games.runtime.writer import table_act
-
     moderator_check(moderator)
     return table_act(table_id=table_id, action={"type": "kick", "user": user_id, "reason": reason},
-                     expected_version=None, user=moderator, source="moderator")
-
-
-def seats_free_for_ban(*, moderator, user, reason: str) -> None:
-    """A banned user's seats at open tables are freed like a kick (inside the ban's transaction)."""
-    from games.runtime.writer import table_act
-
-    table_ids = (
-        Seat.objects.filter(user=user).exclude(table__status=Table.Status.CLOSED)
-        .order_by("table_id").values_list("table_id", flat=True)
-    )
-    for table_id in list(table_ids):  # ascending ids: one lock order for every caller
-        table_act(table_id=table_id, action={"type": "kick", "user": user.pk, "reason": reason, "ban": True},
-                  expected_version=None, user=moderator, source="moderator")
+                     expected_version=None, user=moderator, issuer=Issuer.MODERATOR)

@@ -15,10 +15,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.moderation import users as moderation
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
-from games.moderation.forms import ReasonForm, ReportForm, SanctionForm
 from accounts.selectors import user_can_moderate, user_public_get
+from games.engine import Refusal
+from games.moderation import users as moderation
+from games.moderation.forms import ReasonForm, ReportForm, SanctionForm
+from games.web.i18n import refusal_text
 
 
 def moderator_required(view):
@@ -32,23 +34,18 @@ def moderator_required(view):
     return wrapped
 
 
-def refusal_text(refused) -> str:
-    """A ModerationRefused / ActionRejected in the request's language."""
-    return _(refused.template).format(**refused.params)
-
-
 def form_errors_text(form) -> str:
     return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
-def perform(request, form, action, success: str, refusals=(moderation.ModerationRefused,)) -> None:
+def perform(request, form, action, success: str) -> None:
     """Run one moderator action from a valid form and say how it went (messages)."""
     if not form.is_valid():
         messages.error(request, form_errors_text(form))
         return
     try:
         action(form)
-    except refusals as refused:
+    except Refusal as refused:
         messages.error(request, refusal_text(refused))
     else:
         messages.success(request, success)
@@ -126,7 +123,7 @@ def report_page(request, *, subject: str, create, back: tuple):
     if request.method == "POST" and form.is_valid():
         try:
             create(form.cleaned_data["reason"])
-        except moderation.ModerationRefused as refused:
+        except Refusal as refused:
             form.add_error("reason", refusal_text(refused))
         else:
             messages.success(request, _("Thank you. Moderators will look at your report."))

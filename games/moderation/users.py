@@ -7,8 +7,6 @@ write path instead: games/moderation/tables.py.
 """
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.core.exceptions import PermissionDenied
@@ -18,18 +16,14 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from accounts.selectors import user_can_moderate
+from games import events
+from games.chat import chat_notify_deleted
+from games.engine import Refusal
+from games.models import Seat, Table
+from games.runtime.commands import Issuer
+from games.runtime.writer import table_act
 
 REPORTS_PER_HOUR = 10
-
-
-class ModerationRefused(Exception):
-    """A moderation request that changed nothing. `template` is translatable, `params` fill it."""
-
-    def __init__(self, code: str, template: str, **params):
-        super().__init__(template.format(**params))
-        self.code = code
-        self.template = template
-        self.params = params
 
 
 def moderator_check(moderator) -> None:
@@ -37,10 +31,11 @@ def moderator_check(moderator) -> None:
         raise PermissionDenied("moderation permission required")
 
 
-def reason_check(reason) -> str:
+def reason_check(reason: object) -> str:
+    """Every moderation write carries a reason: one line, at most 300 characters."""
     cleaned = " ".join(reason.split()) if isinstance(reason, str) else ""
     if not cleaned:
-        raise ModerationRefused("reason_required", gettext_noop("Give a reason."))
+        raise Refusal("reason_required", gettext_noop("Give a reason."))
     return cleaned[:300]
 
 
@@ -59,24 +54,25 @@ def moderation_log_write(*, moderator, action: str, reason: str, target_user=Non
     )
 
 
-def notice_on_commit(group: str, kind: str, template: str, *, reason: str, user_id: int | None = None) -> None:
-    """After commit, tell a group's sockets why they are being closed.
+def moderation_notice(*, kind: str, template: str, reason: str, user_id: int | None = None) -> dict:
+    """The group message telling sockets why they are being closed (sent with
+    `events.send_on_commit`).
 
     `template` (gettext_noop) is translated by each socket into its reader's language
     (games.web.i18n.translate_notice); `message` is the untranslated fallback.
     """
-    event = {"type": kind, "message": template.format(reason=reason), "template": template,
-             "params": {"reason": reason}}
+    notice = {"type": kind, "message": template.format(reason=reason), "template": template,
+              "params": {"reason": reason}}
     if user_id is not None:
-        event["user_id"] = user_id
-    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, event))
+        notice["user_id"] = user_id
+    return notice
 
 
 def _sanction_check(*, moderator, user) -> None:
     if user.pk == moderator.pk:
-        raise ModerationRefused("self", gettext_noop("You cannot do that to yourself."))
+        raise Refusal("self", gettext_noop("You cannot do that to yourself."))
     if user.is_superuser and not moderator.is_superuser:
-        raise ModerationRefused("superuser", gettext_noop("Only a superuser can do that to a superuser."))
+        raise Refusal("superuser", gettext_noop("Only a superuser can do that to a superuser."))
 
 
 def user_sessions_end(*, user) -> int:
@@ -93,8 +89,6 @@ def user_sessions_end(*, user) -> int:
 def user_ban(*, moderator, user, reason: str, expires_at=None) -> Ban:
     """Ban a user: their sockets close now, their sessions end, login is refused, and the
     seats they hold are freed like a kick, until the ban is lifted or expires."""
-    from games.moderation.tables import seats_free_for_ban
-
     moderator_check(moderator)
     reason = reason_check(reason)
     _sanction_check(moderator=moderator, user=user)
@@ -104,10 +98,24 @@ def user_ban(*, moderator, user, reason: str, expires_at=None) -> Ban:
         moderator=moderator, action=ModerationLog.Action.BAN, reason=reason, target_user=user,
         details={"expires_at": expires_at.isoformat() if expires_at else None, "sessions_ended": sessions},
     )
-    notice_on_commit(f"user-{user.pk}", "user.removed", gettext_noop("Your account has been banned: {reason}"),
-                     reason=reason, user_id=user.pk)
+    events.send_on_commit(group=events.user_group(user.pk), message=moderation_notice(
+        kind="user.removed", template=gettext_noop("Your account has been banned: {reason}"),
+        reason=reason, user_id=user.pk,
+    ))
     seats_free_for_ban(moderator=moderator, user=user, reason=reason)
     return ban
+
+
+def seats_free_for_ban(*, moderator, user, reason: str) -> None:
+    """A banned user's seats at open tables are freed like a kick (inside the ban's
+    transaction), through each table's write path."""
+    table_ids = (
+        Seat.objects.filter(user=user).exclude(table__status=Table.Status.CLOSED)
+        .order_by("table_id").values_list("table_id", flat=True)
+    )
+    for table_id in list(table_ids):  # ascending ids: one lock order for every caller
+        table_act(table_id=table_id, action={"type": "kick", "user": user.pk, "reason": reason, "ban": True},
+                  expected_version=None, user=moderator, issuer=Issuer.MODERATOR)
 
 
 def _lift(model, action, *, moderator, user, reason: str, **filters) -> int:
@@ -117,7 +125,7 @@ def _lift(model, action, *, moderator, user, reason: str, **filters) -> int:
         active = model.objects.active().filter(user=user, **filters)
         lifted = active.update(lifted_at=timezone.now(), lifted_by=moderator)
         if not lifted:
-            raise ModerationRefused("nothing_to_lift", gettext_noop("There is nothing to lift."))
+            raise Refusal("nothing_to_lift", gettext_noop("There is nothing to lift."))
         moderation_log_write(moderator=moderator, action=action, reason=reason, target_user=user,
                              table=filters.get("table"), details={"lifted": lifted})
     return lifted
@@ -153,12 +161,10 @@ def kick_lift(*, moderator, user, table, reason: str) -> int:
 @transaction.atomic
 def chat_message_delete(*, moderator, message, reason: str) -> None:
     """Hide one chat line (kept stored, marked deleted) and drop it from open chats."""
-    from games.chat import chat_notify_deleted
-
     moderator_check(moderator)
     reason = reason_check(reason)
     if message.deleted:
-        raise ModerationRefused("already_deleted", gettext_noop("That message is already deleted."))
+        raise Refusal("already_deleted", gettext_noop("That message is already deleted."))
     message.deleted = True
     message.deleted_by = moderator
     message.save(update_fields=["deleted", "deleted_by"])
@@ -174,16 +180,16 @@ def report_create(*, reporter, reason: str, user=None, table=None) -> Report:
     """A player reports a user or a table. The caller checked the reporter may see it."""
     if (user is None) == (table is None):
         raise ValueError("report exactly one of user or table")
-    reason = " ".join(reason.split()) if isinstance(reason, str) else ""
+    reason = " ".join(reason.split()) if isinstance(reason, str) else ""  # a report may run to 1000
     if not reason:
-        raise ModerationRefused("reason_required", gettext_noop("Give a reason."))
+        raise Refusal("reason_required", gettext_noop("Give a reason."))
     if user is not None and user.pk == reporter.pk:
-        raise ModerationRefused("self", gettext_noop("You cannot report yourself."))
+        raise Refusal("self", gettext_noop("You cannot report yourself."))
     mine = Report.objects.filter(reporter=reporter)
     if mine.filter(status=Report.Status.OPEN, user=user, table=table).exists():
-        raise ModerationRefused("duplicate", gettext_noop("You have already reported this; moderators will look at it."))
+        raise Refusal("duplicate", gettext_noop("You have already reported this; moderators will look at it."))
     if mine.filter(created_at__gt=timezone.now() - timedelta(hours=1)).count() >= REPORTS_PER_HOUR:
-        raise ModerationRefused("too_many", gettext_noop("You have sent many reports recently. Please try again later."))
+        raise Refusal("too_many", gettext_noop("You have sent many reports recently. Please try again later."))
     return Report.objects.create(reporter=reporter, user=user, table=table, reason=reason[:1000])
 
 
@@ -196,7 +202,7 @@ def report_close(*, moderator, report: Report, status: str, note: str) -> Report
         raise ValueError(f"unknown report status {status!r}")
     report = Report.objects.select_for_update().get(pk=report.pk)
     if report.status != Report.Status.OPEN:
-        raise ModerationRefused("not_open", gettext_noop("That report has already been handled."))
+        raise Refusal("not_open", gettext_noop("That report has already been handled."))
     report.status, report.note = status, note
     report.handled_by, report.handled_at = moderator, timezone.now()
     report.save(update_fields=["status", "note", "handled_by", "handled_at"])

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from games import engine
+from games.runtime.commands import Issuer
 
 DECK_DEALT = 100  # RULES §1.3: 25 cards to each of 4 seats, 8 stay in the kitty
 
@@ -35,7 +36,10 @@ BOT_LOOK_EVERY = 20
 class Step:
     due: datetime
     action: dict | None  # None: nothing to submit, only look again at `due`
-    source: str  # "clock" or "bot"
+    issuer: Issuer
+    # For a bots' look at their cards: how many cards were dealt by then (DECK_DEALT in the
+    # last-chance window), so that the runner, once they declined, waits for the next look.
+    look: int | None = None
 
 
 def live(table, game, now: datetime):
@@ -48,45 +52,45 @@ def live(table, game, now: datetime):
     return game
 
 
-def bot_declaration(game, seat) -> dict | None:
-    from games import bots
-
-    return bots.declaration(game=game, seat=seat.position, level=seat.bot or "basic")
+def _plays_for_a_bot(seats) -> bool:
+    return any(seat.bot or seat.autoplay for seat in seats)
 
 
-def _bot_wanting_to_declare(game, seats, now) -> Step | None:
-    for seat in seats:
-        if (seat.bot or seat.autoplay) and bot_declaration(game, seat) is not None:
-            return Step(now, {"type": "bot_declare", "seat": seat.position}, "bot")
-    return None
+def due_step(table, game, seats, now: datetime, *, looked: int | None = None) -> Step | None:
+    """The next timed action for this table, or None when it waits for a person.
 
-
-def due_step(table, game, seats, now: datetime) -> Step | None:
-    """The next timed action for this table, or None when it waits for a person."""
+    During the deal and the last-chance window the bots look at their cards every
+    BOT_LOOK_EVERY dealt cards, once more in the window, and again after any change of the
+    table. This only says *that* they may declare now (`bot_declare`): what they declare is
+    decided once, by whoever submits the step (`play.bot_decide`, outside the write path's
+    lock), and the write path checks only the decided move. `looked`: the bots have looked
+    at this version of the table with this many cards dealt (the runner's memory), and
+    declined.
+    """
     phase = game.phase
     if phase == "deal":
         current = live(table, game, now)
-        if current.phase == "deal":
-            wanting = _bot_wanting_to_declare(current, seats, now)
-            if wanting:
-                return wanting
-            look_again = (current.dealt // BOT_LOOK_EVERY + 1) * BOT_LOOK_EVERY
-            if any(seat.bot or seat.autoplay for seat in seats) and look_again < DECK_DEALT:
-                return Step(card_due_at(table, look_again - 1), None, "clock")
-        return Step(card_due_at(table, DECK_DEALT - 1), {"type": "deal", "upto": DECK_DEALT}, "clock")
+        if current.phase == "deal" and _plays_for_a_bot(seats):
+            point = current.dealt // BOT_LOOK_EVERY * BOT_LOOK_EVERY
+            if looked is None or point > looked:
+                return Step(now, {"type": "bot_declare"}, Issuer.BOT, look=point)
+            look_again = point + BOT_LOOK_EVERY
+            if look_again < DECK_DEALT:
+                return Step(card_due_at(table, look_again - 1), None, Issuer.CLOCK)
+        return Step(card_due_at(table, DECK_DEALT - 1), {"type": "deal", "upto": DECK_DEALT}, Issuer.CLOCK)
     if phase == "last_chance":
         # Bots have a last look before trump is fixed (RULES §3.4).
-        return _bot_wanting_to_declare(game, seats, now) or Step(
-            table.deadline or now, {"type": "fix_trump"}, "clock"
-        )
+        if _plays_for_a_bot(seats) and (looked is None or looked < DECK_DEALT):
+            return Step(now, {"type": "bot_declare"}, Issuer.BOT, look=DECK_DEALT)
+        return Step(table.deadline or now, {"type": "fix_trump"}, Issuer.CLOCK)
     if phase == "scored":
-        return Step(table.deadline or now, {"type": "start_hand"}, "clock")
+        return Step(table.deadline or now, {"type": "start_hand"}, Issuer.CLOCK)
     if phase in ("bury", "play") and game.turn is not None:
         seat = seats[game.turn]
         if seat.bot or seat.autoplay:
             delay = timedelta(milliseconds=settings.GAMES_BOT_DELAY_MS)
-            return Step(table.updated_at + delay, {"type": "bot_move", "seat": game.turn}, "bot")
+            return Step(table.updated_at + delay, {"type": "bot_move", "seat": game.turn}, Issuer.BOT)
         if table.turn_limit_s and table.deadline:
             # Logged as the bot's move: from now on a bot plays this seat (autoplay).
-            return Step(table.deadline, {"type": "time_out", "seat": game.turn}, "bot")
+            return Step(table.deadline, {"type": "time_out", "seat": game.turn}, Issuer.BOT)
     return None

@@ -14,8 +14,9 @@ import logging
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games.runtime import clock, writer, table_cache
+from games.engine import Refusal
 from games.models import Table
+from games.runtime import clock, play, table_cache, writer
 
 log = logging.getLogger(__name__)
 IDLE_RECHECK_S = 30.0
@@ -66,11 +67,14 @@ def _hear(table_id: int, version: int) -> bool:
     return True
 
 
-def _next_step(loaded, now):
+def _next_step(loaded, now, looked: tuple[int, int] | None):
+    """The table's next due step; `looked`: (version, cards dealt) at which the bots last
+    looked at their cards and declined to declare."""
     table = loaded.table if loaded else None
     if table is None or table.status != Table.Status.PLAYING or loaded.game is None:
         return None
-    return clock.due_step(table, loaded.game, loaded.seats, now)
+    looked_here = looked[1] if looked is not None and looked[0] == loaded.version else None
+    return clock.due_step(table, loaded.game, loaded.seats, now, looked=looked_here)
 
 
 async def _sleep_or_poke(table_id, seconds) -> bool:
@@ -111,12 +115,13 @@ async def _bot_turn(is_bot: bool):
 
 
 async def _run(table_id: int, must_read: bool) -> None:
+    looked = None  # (version, cards dealt): the bots looked then and did not declare
     while _sockets.get(table_id, 0) > 0:
         try:
             # The newest version this process has heard of, from memory when it holds it.
             loaded = await table_cache.latest(table_id, None if must_read else _heard.get(table_id, 0))
             must_read = False
-            step = _next_step(loaded, timezone.now())
+            step = _next_step(loaded, timezone.now(), looked)
             if step is None:
                 # Nothing falls due: wait for news. After a quiet spell read the table again,
                 # in case news was lost on the way (group sends are at-most-once).
@@ -129,23 +134,27 @@ async def _run(table_id: int, must_read: bool) -> None:
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
             outcome = None
-            async with _bot_turn(step.action["type"] in writer.BOT_STEPS) as is_bot:
+            async with _bot_turn(step.action["type"] in play.BOT_STEPS) as is_bot:
                 action = step.action
                 if is_bot:
-                    # Think in a worker thread of its own (no database), not under the row lock.
-                    move = await sync_to_async(writer.bot_decide, thread_sensitive=False)(
+                    # Think in a worker thread of its own (no database), not under the row lock:
+                    # the one decision of this step (the write path only checks the move).
+                    move = await sync_to_async(play.bot_decide, thread_sensitive=False)(
                         loaded=loaded, step_action=action, now=timezone.now(),
                     )
                     action = {**action, "move": move} if move is not None else None
                 if action is not None:
                     outcome = await writer.table_act_async(
-                        table_id=table_id, action=action, expected_version=loaded.version, source=step.source,
+                        table_id=table_id, action=action, expected_version=loaded.version, issuer=step.issuer,
                     )
-            if outcome is None:  # the bot had no move after all (the deal moved on): look again
-                await asyncio.sleep(0.05)
+            if outcome is None:  # no bot declares now: look again at the next look (clock.due_step)
+                if step.look is not None:
+                    looked = (loaded.version, step.look)
+                else:
+                    await asyncio.sleep(0.05)
                 continue
             _hear(table_id, outcome.version)
-        except writer.ActionRejected as rejected:
+        except Refusal as rejected:
             if rejected.code == "stale_version":  # someone else got there first: read it again
                 _hear(table_id, rejected.params["current"])
             await asyncio.sleep(0.05)

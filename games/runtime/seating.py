@@ -1,22 +1,28 @@
-"""Seating actions (before and during a match), handled inside the one write path.
+"""Seating commands (before and during a match), handled inside the one write path.
 
-Each returns the `Applied` steps that services.table_act logs like any other action.
+Each returns the `Applied` steps that writer.table_act logs like any other action.
 """
+from datetime import datetime
+
 from django.utils.translation import gettext_noop
 
+from games import engine
+from games.engine import Refusal
 from games.models import Seat, Table
+from games.runtime.commands import Applied, Issuer, Role, command
 from games.selectors import seat_for
-from games.runtime.commands import ActionRejected, Applied
 
 
-def _position(action) -> int:
+def _position(action: dict) -> int:
     position = action.get("seat")
     if not isinstance(position, int) or not 0 <= position <= 3:
-        raise ActionRejected("bad_seat", gettext_noop("Seats are numbered 0 to 3."))
+        raise Refusal("bad_seat", gettext_noop("Seats are numbered 0 to 3."))
     return position
 
 
-def sit(table, seats, action, user, source, now):
+@command("sit", may={Role.SIGNED_IN}, lobby_visible=True)
+def sit(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+        issuer: Issuer, now: datetime) -> list[Applied]:
     """Take a free seat, or move to another free seat before the match starts."""
     position = _position(action)
     target = seats[position]
@@ -24,10 +30,10 @@ def sit(table, seats, action, user, source, now):
     if current is not None and current.position == position:
         return [Applied({"type": "sit", "seat": position, "user": user.pk}, [])]
     if not target.is_free:
-        raise ActionRejected("seat_taken", gettext_noop("That seat is taken."))
+        raise Refusal("seat_taken", gettext_noop("That seat is taken."))
     if table.status != Table.Status.WAITING:
         # During a match a seat is kept by its player; nobody new can sit (RULES §1.1: four seats).
-        raise ActionRejected("match_running", gettext_noop("Seats can only change before the match starts."))
+        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
     if current is not None:
         current.user = None
         current.save(update_fields=["user"])
@@ -36,44 +42,49 @@ def sit(table, seats, action, user, source, now):
     return [Applied({"type": "sit", "seat": position, "user": user.pk}, [{"type": "seated", "seat": position}])]
 
 
-def stand(table, seats, action, user, source, now):
+@command("stand", may={Role.SEATED}, lobby_visible=True,
+         refusal=("not_seated", gettext_noop("You are not seated at this table.")))
+def stand(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+          issuer: Issuer, now: datetime) -> list[Applied]:
     """Leave one's seat. During a match the player keeps the seat (see docs/table-runtime.md)."""
     current = seat_for(seats, user)
     if current is None:
-        raise ActionRejected("not_seated", gettext_noop("You are not seated at this table."))
+        raise Refusal("not_seated", gettext_noop("You are not seated at this table."))
     if table.status == Table.Status.PLAYING:
-        raise ActionRejected("match_running", gettext_noop("Seats can only change before the match starts."))
+        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
     current.user = None
     current.save(update_fields=["user"])
     return [Applied({"type": "stand", "seat": current.position}, [{"type": "stood", "seat": current.position}])]
 
 
-def add_bot(table, seats, action, user, source, now):
-    if source == "player" and user.pk != table.owner_id:
-        raise ActionRejected("not_owner", gettext_noop("Only the table's owner can add bots."))
+@command("add_bot", may={Role.OWNER, Role.SYSTEM}, lobby_visible=True,
+         refusal=("not_owner", gettext_noop("Only the table's owner can add bots.")))
+def add_bot(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+            issuer: Issuer, now: datetime) -> list[Applied]:
     if not table.allow_bots:
-        raise ActionRejected("bots_off", gettext_noop("This table does not allow bots."))
+        raise Refusal("bots_off", gettext_noop("This table does not allow bots."))
     level = action.get("level", Seat.Bot.BASIC)
     if level not in (Seat.Bot.BASIC, Seat.Bot.STRONG):
-        raise ActionRejected("bad_bot", gettext_noop("Unknown bot strength."))
+        raise Refusal("bad_bot", gettext_noop("Unknown bot strength."))
     position = _position(action)
     seat = seats[position]
     if not seat.is_free:
-        raise ActionRejected("seat_taken", gettext_noop("That seat is taken."))
+        raise Refusal("seat_taken", gettext_noop("That seat is taken."))
     seat.bot = level
     seat.save(update_fields=["bot"])
     return [Applied({"type": "add_bot", "seat": position, "level": level}, [{"type": "seated", "seat": position}])]
 
 
-def remove_bot(table, seats, action, user, source, now):
-    if source == "player" and user.pk != table.owner_id:
-        raise ActionRejected("not_owner", gettext_noop("Only the table's owner can remove bots."))
+@command("remove_bot", may={Role.OWNER, Role.SYSTEM}, lobby_visible=True,
+         refusal=("not_owner", gettext_noop("Only the table's owner can remove bots.")))
+def remove_bot(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+               issuer: Issuer, now: datetime) -> list[Applied]:
     if table.status == Table.Status.PLAYING:
-        raise ActionRejected("match_running", gettext_noop("Seats can only change before the match starts."))
+        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
     position = _position(action)
     seat = seats[position]
     if not seat.bot:
-        raise ActionRejected("no_bot", gettext_noop("No bot sits there."))
+        raise Refusal("no_bot", gettext_noop("No bot sits there."))
     seat.bot = ""
     seat.save(update_fields=["bot"])
     return [Applied({"type": "remove_bot", "seat": position}, [{"type": "stood", "seat": position}])]

@@ -35,8 +35,8 @@ class LoadedTable:
         return self.table.version
 
     def rows_for_writing(self) -> tuple[Table, list]:
-        """Private copies of the table row and seats for the write path to change (its
-        handlers parse the state themselves)."""
+        """Private copies of the table row and seats for the write path to change (it parses
+        the state into a private game itself: `game` here is shared)."""
         return copy.copy(self.table), [copy.copy(seat) for seat in self.seats]
 
 

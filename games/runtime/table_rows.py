@@ -11,7 +11,7 @@ from django.db import connection
 
 from games.models import Table, TableEvent
 
-# What services.table_act and its handlers may change on a table row.
+# What writer.table_act and its handlers may change on a table row.
 SAVED_FIELDS = ("status", "closed_reason", "version", "state", "deal_started_at", "deadline", "updated_at")
 EVENT_FIELDS = ("table", "seq", "hand", "actor", "source", "action", "events", "created_at")
 

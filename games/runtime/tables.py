@@ -1,7 +1,7 @@
-"""Creating tables (the only table write outside services.table_act: nothing exists yet to lock)."""
+"""Creating tables (the only table write outside writer.table_act: nothing exists yet to lock)."""
 from django.db import transaction
 
-from games.web.lobby import notify_lobby
+from games import events
 from games.models import Seat, Table
 
 
@@ -9,5 +9,5 @@ from games.models import Seat, Table
 def table_create(*, owner, **options) -> Table:
     table = Table.objects.create(owner=owner, **options)
     Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(4))
-    transaction.on_commit(notify_lobby)
+    events.send_on_commit(group=events.LOBBY_GROUP, message=events.lobby_changed())
     return table

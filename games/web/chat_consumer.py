@@ -17,12 +17,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts.selectors import is_banned
-from games import chat, selectors
-from games.web.i18n import language_for_scope, translate_notice, translate_rejection
+from games import chat, events, selectors
+from games.engine import Refusal
 from games.models import Table
+from games.web.i18n import language_for_scope, translate_notice, translate_rejection
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
-
 
 
 class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
@@ -43,9 +43,9 @@ class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             return
         # Reading the profile is a DB query: never from the event loop itself.
         self.language = await database_sync_to_async(language_for_scope)(self.scope, self.user)
-        self.group = chat.chat_group(self.table_id)
+        self.group = events.chat_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)  # before the history
-        await self.channel_layer.group_add(f"user-{self.user.pk}", self.channel_name)  # bans close it
+        await self.channel_layer.group_add(events.user_group(self.user.pk), self.channel_name)  # bans close it
         await self.accept()
         html = await database_sync_to_async(self._history)()
         await self.send(text_data=json.dumps({"type": "history", "html": html}))
@@ -53,7 +53,7 @@ class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(f"user-{self.user.pk}", self.channel_name)
+            await self.channel_layer.group_discard(events.user_group(self.user.pk), self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         message = await self.read_message(text_data, bytes_data)
@@ -63,7 +63,7 @@ class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             return await self.send_error("unknown_action", _("Unknown action."))
         try:
             await database_sync_to_async(self._post)(message.get("text"))
-        except chat.ChatRefused as refused:
+        except Refusal as refused:
             return await self.send_error(refused.code, translate_rejection(refused, self.language))
         await self.send(text_data=json.dumps({"type": "sent"}))
 
@@ -98,7 +98,7 @@ class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     def _post(self, text):
         table = self._table()
         if table is None:
-            raise chat.ChatRefused("no_access", gettext_noop("You cannot chat at this table."))
+            raise Refusal("no_access", gettext_noop("You cannot chat at this table."))
         chat.chat_post(table=table, user=self.user, text=text)
 
     def _history(self):

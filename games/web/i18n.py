@@ -3,6 +3,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.engine import Refusal
+
 
 def language_for_scope(scope, user, saved=None) -> str:
     """The user's saved choice (`saved`, when the caller read it), else the language
@@ -24,7 +26,7 @@ def language_for_scope(scope, user, saved=None) -> str:
 
 
 def translate_notice(event: dict, language: str) -> str:
-    """A moderation notice from a group message (games.moderation.users.notice_on_commit),
+    """A moderation notice from a group message (games.moderation.users.moderation_notice),
     in this reader's language; `message` is the fallback."""
     if "template" not in event:
         return event.get("message", "")
@@ -32,7 +34,13 @@ def translate_notice(event: dict, language: str) -> str:
         return translation.gettext(event["template"]).format(**event.get("params", {}))
 
 
-def translate_rejection(rejected, language: str) -> str:
-    """Engine and service templates are marked with gettext_noop; translate, then fill."""
+def refusal_text(refusal: Refusal) -> str:
+    """A refusal in the active language: every template is marked with gettext_noop;
+    translate it, then fill it."""
+    return translation.gettext(refusal.template).format(**refusal.params)
+
+
+def translate_rejection(refusal: Refusal, language: str) -> str:
+    """A refusal in a socket reader's language."""
     with translation.override(language):
-        return translation.gettext(rejected.template).format(**rejected.params)
+        return refusal_text(refusal)

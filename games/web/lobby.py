@@ -1,19 +1,16 @@
 """The live lobby: a list of public tables that re-renders whenever any table changes."""
 import json
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.selectors import is_banned
+from games import events
 from games.web.i18n import language_for_scope
 from games.web.lobby_cards import lobby_card
 from games.web.socket_dispatch import DirectDispatch
-
-LOBBY_GROUP = "lobby"
 
 
 def lobby_rows(user=None) -> list[dict]:
@@ -23,15 +20,6 @@ def lobby_rows(user=None) -> list[dict]:
     return [lobby_card(table, user) for table in visible_tables()[:200]]
 
 
-async def notify_lobby_async() -> None:
-    """Tell every lobby socket to render the list again."""
-    await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-
-def notify_lobby() -> None:
-    async_to_sync(notify_lobby_async)()
-
-
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope["user"]
@@ -39,15 +27,15 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.language = await database_sync_to_async(language_for_scope)(self.scope, user)
-        self.user_group = f"user-{user.pk}" if user.is_authenticated else None  # a ban closes it
+        self.user_group = events.user_group(user.pk) if user.is_authenticated else None  # a ban closes it
         if self.user_group:
             await self.channel_layer.group_add(self.user_group, self.channel_name)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.lobby_changed({})
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
         if getattr(self, "user_group", None):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 

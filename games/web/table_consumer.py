@@ -13,17 +13,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import engine, selectors
-
-from games.runtime import clock, presence, runner, writer, table_cache
-
+from games import engine, events, selectors
+from games.engine import Refusal
+from games.models import Table
+from games.runtime import clock, presence, runner, table_cache, writer
+from games.runtime.commands import Issuer, is_card_list
 from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
-from games.web.lobby import notify_lobby_async
-from games.models import Table
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
-from games.runtime.commands import is_card_list
 
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
@@ -50,10 +48,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.language, loaded, self.watching = entered
-        self.group = f"table-{self.table_id}"
+        self.group = events.table_group(self.table_id)
         # Join the group before the first snapshot, so no change can slip between (STYLE pitfall 2).
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(f"user-{self.user.pk}", self.channel_name)
+        await self.channel_layer.group_add(events.user_group(self.user.pk), self.channel_name)
         await self.accept()
         await self.push_state(at_least=loaded.version)  # the read _enter just made, or newer
         if self.watching and self.heartbeat is None:  # counted by _enter
@@ -70,7 +68,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             await self._set_watching(False)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(f"user-{self.user.pk}", self.channel_name)
+            await self.channel_layer.group_discard(events.user_group(self.user.pk), self.channel_name)
             runner.detach(self.table_id)
 
     # --- incoming -------------------------------------------------------------------
@@ -97,8 +95,9 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         try:
             await writer.table_act_async(
                 table_id=self.table_id, action=action, expected_version=version, user=self.user,
+                issuer=Issuer.PLAYER,
             )
-        except writer.ActionRejected as rejected:
+        except Refusal as rejected:
             await self.send_error(rejected.code, translate_rejection(rejected, self.language))
             if rejected.code == "stale_version":
                 await self.push_state(force=True)
@@ -145,9 +144,9 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if deal_plan:
             self.deal_task = asyncio.create_task(self._deal(version, *deal_plan))
 
-    async def _deal(self, version, game, seat, upcoming):
-        """Push this seat its own cards as the clock deals them: no DB, no group message."""
-        shown = engine.view(game, seat)["can_declare"]  # as the state just sent showed them
+    async def _deal(self, version, game, seat, upcoming, shown):
+        """Push this seat its own cards as the clock deals them: no DB, no group message.
+        `shown`: the declarations the state just sent offered."""
         for index, due in upcoming:
             delay = (due - timezone.now()).total_seconds()
             if delay > 0:
@@ -187,6 +186,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         stamp = (table.version, game.dealt if game else 0)
         shared = _SPECTATOR_RENDERS.get(key) if seat is None else None
         regions_json = shared[1] if shared and shared[0] == stamp else None
+        view = None
         if regions_json is None:
             view = engine.view(game, seat) if game else None
             with translation.override(self.language):
@@ -202,7 +202,9 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
                 for index, (receiver, _card) in enumerate(game.deal_order())
                 if receiver == seat and index >= game.dealt
             ]
-            deal_plan = (game.copy(), seat, upcoming)  # _deal advances its own copy
+            # _deal advances its own copy, from the declarations this view offered (a seat's
+            # render is never shared, so its view was built just above).
+            deal_plan = (game.copy(), seat, upcoming, view["can_declare"])
         return table.version, regions_json, deal_plan, seat
 
     async def _set_watching(self, watching: bool):
@@ -222,7 +224,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if self.heartbeat:
             self.heartbeat.cancel()
         self.heartbeat = asyncio.create_task(self._keep_watching()) if self.watching else None
-        await notify_lobby_async()
+        await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
 
     async def _keep_watching(self):
         while True:

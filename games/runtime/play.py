@@ -1,0 +1,206 @@
+"""The write path's commands that run the rules engine: a player's declare, bury and play,
+the clock's timed steps, bots' moves, starting a match, and taking one's seat back.
+
+Registered with the write path (games/runtime/commands.py) and run under the table's row
+lock (games/runtime/writer.py): each gets the table's game parsed once for the action (a
+private copy) and stores the game it produced with `commands.game_store`.
+"""
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils.translation import gettext_noop
+
+from games import engine, selectors
+from games.engine import Refusal
+from games.models import Seat, Table
+from games.runtime import clock, records
+from games.runtime.commands import (
+    Applied,
+    Issuer,
+    Role,
+    command,
+    game_store,
+    is_card_list,
+)
+
+NOT_SEATED = ("not_seated", gettext_noop("You are not seated at this table."))
+BOT_STEPS = ("bot_move", "time_out", "bot_declare")
+BOT_MOVES = ("bury", "play", "declare")
+
+
+def _require_playing(table: Table, game: engine.Game | None) -> engine.Game:
+    if table.status != Table.Status.PLAYING or game is None:
+        raise Refusal("not_playing", gettext_noop("No match is running at this table."))
+    return game
+
+
+def _run_engine(table: Table, game: engine.Game, actions: list[dict], now: datetime) -> list[Applied]:
+    """Run engine actions on `game` (the table's snapshot); all or nothing."""
+    applied = []
+    for action in actions:
+        events = engine.apply(game, action)  # a Refusal rolls the whole action back
+        applied.append(Applied(action, events, records.hand_facts(game, events)))
+        _advance_timers(table, game, action, now)
+    game_store(table=table, game=game)
+    return applied
+
+
+def _catch_up_deal(table: Table, game: engine.Game, now: datetime) -> list[dict]:
+    """The deal is time-derived: persist the cards dealt so far before anything else."""
+    if game.phase != "deal":
+        return []
+    dealt = clock.dealt_at(table, now)
+    return [{"type": "deal", "upto": dealt}] if dealt > game.dealt else []
+
+
+def _advance_timers(table: Table, game: engine.Game, action: dict, now: datetime) -> None:
+    kind = action["type"]
+    if kind == "start_hand":
+        table.deal_started_at = now + timedelta(milliseconds=settings.GAMES_DEAL_LEAD_IN_MS)
+        table.deadline = None
+    elif game.phase == "last_chance" and kind == "deal":
+        # RULES §3.4: the window runs from the 100th card, whenever that was persisted.
+        last_card = clock.card_due_at(table, clock.DECK_DEALT - 1)
+        table.deadline = last_card + timedelta(milliseconds=table.last_chance_ms)
+    elif game.phase == "scored":
+        table.deadline = now + timedelta(milliseconds=settings.GAMES_NEXT_HAND_DELAY_MS)
+    elif game.phase in ("bury", "play") and table.turn_limit_s:
+        table.deadline = now + timedelta(seconds=table.turn_limit_s)
+    elif game.phase == "finished":
+        table.deadline = None
+        table.status = Table.Status.FINISHED
+
+
+def _not_due() -> Refusal:
+    return Refusal("not_due", gettext_noop("That step is not due yet."))
+
+
+def _due(table: Table, game: engine.Game, seats: list[Seat], action: dict, now: datetime) -> None:
+    """Refuse unless `action` (less a bot's move) is exactly a step due now."""
+    submitted = {key: value for key, value in action.items() if key != "move"}
+    if submitted == {"type": "bot_declare"}:
+        # The bots may look at their cards now; what they declare the engine checks.
+        step = clock.due_step(table, game, seats, now)
+    else:
+        step = clock.due_step(table, game, seats, now, looked=clock.DECK_DEALT)  # past the bots' looks
+    if step is None or step.action != submitted or step.due > now:
+        raise _not_due()
+
+
+@command("declare", "bury", "play", may={Role.SEATED}, refusal=NOT_SEATED)
+def player_move(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+                issuer: Issuer, now: datetime) -> list[Applied]:
+    """A seated player's engine action, for the seat the user sits in (never a client's claim)."""
+    game = _require_playing(table, game)
+    seat = selectors.seat_for(seats, user)
+    if seat is None:
+        raise Refusal(*NOT_SEATED)
+    if seat.autoplay:
+        seat.autoplay = False  # the player is back: stop playing for them
+        seat.save(update_fields=["autoplay"])
+    cards = action.get("cards")
+    if not is_card_list(cards):
+        raise Refusal("bad_action", gettext_noop("An action needs a list of cards."))
+    move = {"type": action["type"], "seat": seat.position, "cards": cards}
+    return _run_engine(table, game, _catch_up_deal(table, game, now) + [move], now)
+
+
+@command("deal", "fix_trump", lobby_visible=False, may={Role.CLOCK},
+         refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")))
+def clock_step(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+               issuer: Issuer, now: datetime) -> list[Applied]:
+    """Timed steps: only the server's clock submits these (games/runtime/runner.py)."""
+    game = _require_playing(table, game)
+    _due(table, game, seats, action, now)
+    return _run_engine(table, game, [action], now)
+
+
+@command("start_hand", lobby_visible=True, may={Role.CLOCK},
+         refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")))
+def next_hand(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+              issuer: Issuer, now: datetime) -> list[Applied]:
+    game = _require_playing(table, game)
+    _due(table, game, seats, action, now)
+    return _run_engine(table, game, [{"type": "start_hand", "seed": secrets.token_hex(16)}], now)
+
+
+def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
+    """The bot's move for a due bot step of the table as `loaded`, decided OUTSIDE the
+    write path's lock (no database: `loaded` is read-only, games/runtime/table_cache.py).
+    For `bot_declare` the first bot (or autoplayed) seat that declares now, or None.
+
+    A strong bot thinks for up to a second; doing that while holding the table row (and
+    the process's one sync thread) would stall every other action. The move is then
+    submitted with the version it was decided on, so a stale decision is simply refused.
+    """
+    from games import bots
+
+    game = clock.live(loaded.table, loaded.game, now)
+    if step_action["type"] == "bot_declare":
+        for seat in loaded.seats:
+            if seat.bot or seat.autoplay:
+                move = bots.declaration(game=game, seat=seat.position, level=seat.bot or "basic")
+                if move is not None:
+                    return move
+        return None
+    seat = loaded.seats[step_action["seat"]]
+    return bots.choose(table=loaded.table, game=game, seat=seat.position, level=seat.bot or "basic")
+
+
+@command(*BOT_STEPS, may={Role.BOT}, refusal=("not_allowed", gettext_noop("Only the server plays for bots.")))
+def bot_move(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+             issuer: Issuer, now: datetime) -> list[Applied]:
+    """A bot (or an absent player's stand-in) acts through the same path as people: the
+    move it decided before the write is checked here like anyone's."""
+    game = _require_playing(table, game)
+    _due(table, game, seats, action, now)
+    move = action.get("move")
+    seat = _bots_seat(action, move, seats)
+    if seat is None or not isinstance(move, dict):
+        raise Refusal("bad_action", gettext_noop("A bot step needs the bot's move for its own seat."))
+    if action["type"] == "time_out":
+        seat.autoplay = True
+        seat.save(update_fields=["autoplay"])
+    # A declaration was decided on the cards dealt by then; persist those first.
+    catch_up = _catch_up_deal(table, game, now) if move["type"] == "declare" else []
+    return _run_engine(table, game, catch_up + [move], now)
+
+
+def _bots_seat(action: dict, move: object, seats: list[Seat]) -> Seat | None:
+    """The seat `move` is for, when a bot may make it there: the step's own seat for a
+    move or a time-out; for a declaration, any seat a bot (or autoplay) plays."""
+    if not isinstance(move, dict) or not isinstance(move.get("seat"), int) or not 0 <= move["seat"] <= 3:
+        return None
+    seat = seats[move["seat"]]
+    if action["type"] == "bot_declare":
+        return seat if move.get("type") == "declare" and (seat.bot or seat.autoplay) else None
+    return seat if move.get("type") in BOT_MOVES and seat.position == action.get("seat") else None
+
+
+@command("resume", may={Role.SEATED},
+         refusal=("not_autoplayed", gettext_noop("Your seat is not being played for you.")))
+def resume(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+           issuer: Issuer, now: datetime) -> list[Applied]:
+    """A player whose seat was being auto-played is back (RULES-independent site policy)."""
+    seat = selectors.seat_for(seats, user)
+    if seat is None or not seat.autoplay:
+        raise Refusal("not_autoplayed", gettext_noop("Your seat is not being played for you."))
+    seat.autoplay = False
+    seat.save(update_fields=["autoplay"])
+    return [Applied({"type": "resume", "seat": seat.position}, [{"type": "resumed", "seat": seat.position}])]
+
+
+@command("start_match", lobby_visible=True, may={Role.OWNER, Role.SYSTEM},
+         refusal=("not_owner", gettext_noop("Only the table's owner can start the match.")))
+def start_match(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
+                issuer: Issuer, now: datetime) -> list[Applied]:
+    if table.status == Table.Status.PLAYING:
+        raise Refusal("already_playing", gettext_noop("The match has already started."))
+    if any(seat.is_free for seat in seats):
+        raise Refusal("seats_free", gettext_noop("All four seats must be filled to start."))
+    table.status = Table.Status.PLAYING
+    records.start_match(table, seats)
+    first_hand = {"type": "start_hand", "seed": secrets.token_hex(16)}
+    started = [Applied({"type": "start_match"}, [{"type": "match_started"}])]
+    return started + _run_engine(table, engine.Game.new(), [first_hand], now)
