@@ -49,12 +49,29 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from live_data import (  # noqa: E402
-    LOOPBACK, CannotRun, check_services, close_db, deal_plans, events_between, make_tables, phases,
-    setup_django, start_matches,
+    LOOPBACK,
+    CannotRun,
+    check_services,
+    close_db,
+    deal_plans,
+    events_between,
+    make_tables,
+    phases,
+    setup_django,
+    start_matches,
 )
 from live_measure import (  # noqa: E402
-    action_latencies, bot_move_waits, card_latencies, cpu_seconds, fmt, machine_busy, percentiles, profile_summary,
-    services_cpu_seconds, services_delta, start_profiler,
+    action_latencies,
+    bot_move_waits,
+    card_latencies,
+    cpu_seconds,
+    fmt,
+    machine_busy,
+    percentiles,
+    profile_summary,
+    services_cpu_seconds,
+    services_delta,
+    start_profiler,
 )
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/doubleup_bench"

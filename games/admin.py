@@ -11,11 +11,11 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Bury, ChatMessage, Hand, Match, MatchPlayer, Seat, Table, TableEvent
 from games.moderation import admin as moderation_admin  # noqa: F401  (registers users, sanctions, log, reports)
 from games.moderation import tables as moderation
 from games.moderation import users as user_moderation
 from games.moderation.admin_tools import ReadOnlyAdmin, ReadOnlyInline, change_link, changelist_link, reason_action
-from games.models import Bury, ChatMessage, Hand, Match, MatchPlayer, Seat, Table, TableEvent
 
 
 class SeatInline(ReadOnlyInline):

@@ -1,8 +1,8 @@
 from django.urls import path
 
 from games.web.chat_consumer import ChatConsumer
-from games.web.table_consumer import TableConsumer
 from games.web.lobby import LobbyConsumer
+from games.web.table_consumer import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),

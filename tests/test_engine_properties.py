@@ -10,10 +10,10 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games.engine import (Game, Refusal, apply, classify, full_deck, legal_declarations,
-                          points, sample_play, view)
+from games.engine import Game, Refusal, apply, classify, full_deck, legal_declarations, points, sample_play, view
 
 FULL = Counter(full_deck())
 VIEW_KEYS = {"seat", "phase", "hand_no", "levels", "level", "dealer", "trump", "dealt", "hand",

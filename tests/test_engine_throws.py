@@ -1,8 +1,8 @@
 """RULES §5.2/§5.3: leads, the throw check, the forced component and the penalty."""
+import pytest
+
 from games.engine import Refusal, apply, check_throw, context
 from games.engine.casebook import table
-
-import pytest
 
 H7 = context("7", "H")
 

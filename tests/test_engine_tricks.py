@@ -83,7 +83,8 @@ def test_points():
 from collections import Counter  # noqa: E402
 from itertools import combinations  # noqa: E402
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from games.engine import requirements, split  # noqa: E402
 from games.engine.tricks import play_value  # noqa: E402

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.history import matches
-from games.models import Hand, Match, MatchPlayer
 from games.history.stats import profile_stats
+from games.models import Hand, Match, MatchPlayer
 from tests.conftest import make_table, make_user
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,10 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from games.moderation import users as user_moderation
 from accounts.models import Ban, Kick, ModerationLog, Mute, Report
-from games.runtime import writer
 from games.models import ChatMessage, Hand, Match, Table, TableEvent
+from games.moderation import users as user_moderation
+from games.runtime import writer
 from tests.conftest import make_table, make_user
 
 User = get_user_model()

@@ -11,7 +11,12 @@ import pytest
 from games.models import Table
 from tests.pages_data import build_site
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
-    PASSWORD, SHOTS, TIMEOUT_MS, browser, server, server_password_hashers,
+    PASSWORD,
+    SHOTS,
+    TIMEOUT_MS,
+    browser,
+    server,
+    server_password_hashers,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

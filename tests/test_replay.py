@@ -267,7 +267,7 @@ def test_replay_page_steps_through_frames_with_links(played):
     first = _page(viewer, hand)
     assert first.status_code == 200
     body = first.content.decode()
-    assert f"?step=1" in body and 'rel="next"' in body and 'rel="prev"' not in body
+    assert "?step=1" in body and 'rel="next"' in body and 'rel="prev"' not in body
 
     step = next(i for i, f in enumerate(frames) if f.kind == "trick_won")
     page = _page(viewer, hand, step=step).content.decode()

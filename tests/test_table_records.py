@@ -2,9 +2,8 @@
 import pytest
 
 from games import engine
-
-from games.runtime import writer
 from games.models import Bury, Hand, Match, Table
+from games.runtime import writer
 from tests.conftest import make_table
 from tests.table_driver import drive
 

@@ -1,5 +1,6 @@
 """Turn time limit: a player who runs out of time is played by a bot until they return."""
 import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 

@@ -1,5 +1,5 @@
 """Zulip's `verify_action` for a table: for every kind of command the write path accepts
-(games/runtime/writer.py `_HANDLERS`), submit it, then
+(every command registered with games/runtime/commands.py), submit it, then
 
 (a) rebuild what each connected socket shows from its pushes only, the way the page does
     (docs/protocol.md: a `state` replaces the regions it names, one older than the shown
@@ -26,7 +26,8 @@ from django.utils import timezone
 from games import engine
 from games.history import replay
 from games.models import Seat, Table, TableEvent
-from games.runtime import clock, writer
+from games.runtime import clock, commands, play, writer
+from games.runtime.commands import Issuer
 from tests.conftest import make_moderator, make_table, make_user, ws_client
 from tests.table_driver import choose_action, with_bot_move
 
@@ -201,29 +202,30 @@ def loaded(table_id):
     return table, seats, (engine.Game.from_json(table.state) if table.state else None)
 
 
-async def act(table_id, action, *, user=None, source="player"):
+async def act(table_id, action, *, user=None, issuer=Issuer.PLAYER):
     table, _seats, _game = await loaded(table_id)
     return await writer.table_act_async(table_id=table_id, action=action, expected_version=table.version,
-                                        user=user, source=source)
+                                        user=user, issuer=issuer)
+
+
+# The runner's memory (games/runtime/runner.py): the bots looked at this version of the
+# table with this many cards dealt and declined, so that look is not due again.
+LOOKED: dict[int, tuple[int, int]] = {}
 
 
 @sync_to_async
 def _due(table_id):
     table = Table.objects.get(pk=table_id)
     seats = list(table.seats.order_by("position"))
-    return table, clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
+    memory = LOOKED.get(table_id)
+    looked = memory[1] if memory and memory[0] == table.version else None
+    return table, clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now(), looked=looked)
 
 
-async def due_kind(table_id) -> str | None:
-    """The kind of timed step due now (None: nothing, or only later)."""
-    _table, step = await _due(table_id)
-    if step is None or step.action is None or step.due > timezone.now():
-        return None
-    return step.action["type"]
-
-
-async def clock_step(table_id, kind, timeout=10.0):
-    """Wait for the timed step `kind` to fall due and submit it as the runner does."""
+async def decided_step(table_id, kind, timeout=10.0):
+    """Wait for the timed step `kind` to fall due and decide it as the runner does: the
+    table, the step and its action with the bot's move; None when the bots looked and
+    declined (remembered, as the runner remembers it)."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + timeout
     while True:
@@ -232,9 +234,36 @@ async def clock_step(table_id, kind, timeout=10.0):
             break
         assert loop.time() < give_up, f"{kind} never fell due (next: {step})"
         await asyncio.sleep(0.02)
+    return await _decide(table_id, table, step)
+
+
+async def _decide(table_id, table, step):
     action = await sync_to_async(with_bot_move)(table, step.action)
+    if action.get("move", True) is None:
+        LOOKED[table_id] = (table.version, step.look)
+        return None
+    return table, step, action
+
+
+async def decide_due(table_id):
+    """Whatever timed step is due now, decided: (its kind, the decision or None)."""
+    table, step = await _due(table_id)
+    if step is None or step.action is None or step.due > timezone.now():
+        return None, None
+    return step.action["type"], await _decide(table_id, table, step)
+
+
+async def submit(table_id, decided):
+    table, step, action = decided
     return await writer.table_act_async(table_id=table_id, action=action, expected_version=table.version,
-                                        source=step.source)
+                                        issuer=step.issuer)
+
+
+async def clock_step(table_id, kind, timeout=10.0):
+    """Wait for the timed step `kind` to fall due and submit it as the runner does."""
+    decided = await decided_step(table_id, kind, timeout)
+    assert decided is not None, f"the bots declined the {kind} step"
+    return await submit(table_id, decided)
 
 
 async def verify(table_id, shown: list[Shown], acting, kind):
@@ -249,7 +278,7 @@ async def verify(table_id, shown: list[Shown], acting, kind):
     logged = await sync_to_async(list)(TableEvent.objects.filter(
         table_id=table_id, seq__gt=before).values_list("action__type", flat=True))
     # A bot step is logged as the move it carried (the bot's bury, play or declaration).
-    assert ({kind} if kind not in writer.BOT_STEPS else set(writer.BOT_MOVES)) & set(logged), logged
+    assert ({kind} if kind not in play.BOT_STEPS else set(play.BOT_MOVES)) & set(logged), logged
     covered.add(kind)
     return outcome
 
@@ -374,21 +403,21 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
     verified = {}
     wanted = BOTS_AND_CLOCK - {"add_bot", "start_match"}
     for _ in range(3000):
-        kind = await due_kind(tid)
         _table, _seats, game = await loaded(tid)
-        if kind is None or (game.phase == "deal" and kind != "deal"):
-            # Mid-deal a render depends on the time it is made; bots look at their cards
-            # once the deal is over (in the last-chance window), where renders are stable.
+        kind, decided = await decide_due(tid)
+        if decided is None:  # nothing due, or the bots looked and declined
             await asyncio.sleep(0.01)
             continue
-        if verified.get(kind, 0) < 5:
+        # Mid-deal a render depends on the time it is made: the bots' declarations then are
+        # submitted but not verified; the ones in the last-chance window are.
+        if verified.get(kind, 0) < 5 and (game.phase != "deal" or kind == "deal"):
             if kind == "start_hand":
                 fast_clock.GAMES_DEAL_LEAD_IN_MS = 1500  # verified before its first card
-            await verify(tid, shown, clock_step(tid, kind), kind)
+            await verify(tid, shown, submit(tid, decided), kind)
             fast_clock.GAMES_DEAL_LEAD_IN_MS = 0
             verified[kind] = verified.get(kind, 0) + 1
         else:
-            await clock_step(tid, kind)  # (the sockets read its pushes at the next check)
+            await submit(tid, decided)  # (the sockets read its pushes at the next check)
         if wanted <= set(verified):
             break
     assert wanted <= set(verified), verified
@@ -399,4 +428,4 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
 
 def test_the_tests_above_cover_every_command_of_the_write_path():
     """A new kind of command needs a case here."""
-    assert PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK == set(writer._HANDLERS)
+    assert PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK == set(commands.command_names())

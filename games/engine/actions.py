@@ -6,13 +6,12 @@ carries "only": seat (seen by that seat alone).
 """
 import random
 
-from .cards import VALID, full_deck, holds, remove_cards
+from .cards import VALID, full_deck, holds, points, remove_cards
 from .declare import check_declaration, flip_trump
 from .errors import rule_refusal
 from .follow import is_legal_follow
 from .order import context
 from .scoring import hand_outcome, kitty_bonus, kitty_multiplier
-from .cards import points
 from .tricks import check_throw, trick_winner
 
 

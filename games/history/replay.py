@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from games import engine
 
 
-
 @dataclass
 class Frame:
     kind: str            # hand_started, card_dealt, declared, flipped, trump_fixed, buried,

@@ -7,8 +7,8 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import user_public_get
 from games.history import matches
-from games.history.stats import profile_stats
 from games.history.rendering import frame_context, trump_label
+from games.history.stats import profile_stats
 from games.models import Hand, Match
 
 MATCHES_PER_PAGE = 20

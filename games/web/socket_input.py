@@ -9,7 +9,6 @@ import time
 
 from django.utils.translation import gettext as _
 
-
 # Why not 1008 (policy violation): daphne refuses to send any application close code but
 # 1000 and 3000-4999, and turns it into 1011, which clients take for a server fault and
 # reconnect on. Pages treat every 4xxx close as final (docs/protocol.md).

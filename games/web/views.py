@@ -10,14 +10,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors
-
-from games.web import rendering
-from games.web.forms import TableForm
-from games.web.lobby import lobby_rows
+from games.engine import Refusal
 from games.models import Seat, Table
 from games.runtime import writer
-from games.runtime.commands import ActionRejected
 from games.runtime.tables import table_create
+from games.web import rendering
+from games.web.forms import TableForm
+from games.web.i18n import refusal_text
+from games.web.lobby import lobby_rows
 
 # "Play now": the user sits North; their partner and both opponents are bots.
 PLAY_NOW_BOTS = ((1, Seat.Bot.STRONG), (2, Seat.Bot.STRONG), (3, Seat.Bot.STRONG))
@@ -54,8 +54,8 @@ def play_now(request):
             for action in steps + [{"type": "start_match"}]:
                 version = writer.table_act(table_id=table.pk, action=action, expected_version=version,
                                            user=request.user).version
-    except ActionRejected as refusal:
-        reason = _(refusal.template).format(**refusal.params)
+    except Refusal as refusal:
+        reason = refusal_text(refusal)
         messages.error(request, _("Could not start a game: %(reason)s") % {"reason": reason})
         return redirect("lobby")
     return redirect(table_url(table))

@@ -10,7 +10,6 @@ from django.core.management.base import BaseCommand, CommandError
 from games.bots import LEVELS, strong
 from games.bots.match import mean_ci, percentile, run_duplicate, wilson_ci
 
-
 EVAL_STRONG_MS = 300  # half the live budget: twice the deals in the same time
 
 

@@ -8,8 +8,8 @@ import asyncio
 from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
 
-from games.runtime import runner
 from games.models import Table
+from games.runtime import runner
 
 
 class Command(BaseCommand):
