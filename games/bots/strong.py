@@ -144,15 +144,10 @@ def relaxed_world(obs, k, rng):
 
 # --- rollouts ---------------------------------------------------------------------------
 def level_utility(score):
-    """Defenders' smooth level outcome for a defenders' score (RULES §7.2)."""
-    s = max(score, 0)
-    if s == 0:
-        steps = -3
-    elif s < 80:
-        steps = -2 if s < 40 else -1
-    else:
-        steps = (s - 80) // 40
-    return steps + s / 80
+    """Defenders' smooth level outcome for a defenders' score: the levels it moves
+    (RULES §7.2, negative when the dealer's team goes up) plus a share for the points."""
+    side, steps = engine.level_change(score)
+    return (steps if side == "defenders" else -steps) + max(score, 0) / 80
 
 
 class Rollout:
@@ -173,14 +168,12 @@ class Rollout:
 
     def play(self, first, bury=None):
         """Play `first` for this seat, then the rest of the hand by basic policies; returns
-        the result for this seat's team. Tricks are run with the engine's public rules
-        (check_throw, trick_winner, kitty_bonus) and no re-validation: basic plays are
-        legal (tests/test_bots.py)."""
+        the result for this seat's team. The engine's playout applies the rules (§5.3-§7)
+        without re-validation: basic plays are legal (tests/test_bots.py)."""
         obs = self.obs
         ctx = obs.ctx
         cls = ctx.cls
         dealer = obs.dealer
-        dealer_team = dealer % 2
         hands = [list(h) for h in self.hands]
         buried = self.buried
         if bury is not None:  # the dealer's own bury, then its first lead (RULES §4, §5.2)
@@ -210,22 +203,15 @@ class Rollout:
             kns.append(kn)
         trick = [(s, list(c)) for s, c in obs.trick]
         seat = obs.seat
-        points, penalties = obs.defender_points, obs.penalties
+        playout = engine.Playout(ctx=ctx, dealer=dealer, hands=hands, buried=buried, trick=trick,
+                                 turn=seat, defender_points=obs.defender_points,
+                                 penalties=obs.penalties)
         cards = first
         if cards is None:
             kns[seat].trick = trick
             cards = basic.lead(kns[seat]) if not trick else basic.follow(kns[seat])
         while True:
-            if not trick and len(cards) > 1:
-                failed = engine.check_throw(cards, seat, hands, ctx)  # RULES §5.3
-                if failed is not None:
-                    pen = failed["penalty"]
-                    penalties += pen if seat % 2 == dealer_team else -pen
-                    cards = failed["forced"]
-            hand = hands[seat]
-            for c in cards:
-                hand.remove(c)
-            trick.append((seat, cards))
+            cards = playout.play(cards)  # `trick` now holds this play (a finished trick too)
             changed = {cls[c] for c in cards}
             for s in range(4):
                 if s != seat:
@@ -235,24 +221,14 @@ class Rollout:
                         cache.pop(lc, None)
             if len(trick) > 1:
                 trick_voids([trick[0], trick[-1]], ctx, voids)
-            if len(trick) == 4:
-                winner = engine.trick_winner(trick, ctx)  # RULES §5.5
-                if winner % 2 != dealer_team:
-                    points += sum(POINTS[c] for _, cs in trick for c in cs)
-                if not hands[winner]:
-                    lead = trick[0][1]
-                    won = winner % 2 != dealer_team
-                    points += engine.kitty_bonus(lead, buried, ctx, won) + penalties  # §6, §7.1
-                    break
-                seat = winner
-                trick = []
-            else:
-                seat = (seat + 1) % 4
+            if playout.score is not None:
+                break
+            seat, trick = playout.turn, playout.trick
             kn = kns[seat]
             kn.trick = trick
             cards = basic.lead(kn) if not trick else basic.follow(kn)
-        u = level_utility(points)
-        return -u if obs.seat % 2 == dealer_team else u
+        u = level_utility(playout.score)
+        return u if engine.is_defender(obs.seat, dealer) else -u
 
 
 class Search:

@@ -8,18 +8,21 @@ from .cards import CODES, JOKERS, RANKS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
 from .errors import Refusal
 from .follow import is_legal_follow
-from .game import Game
-from .order import TRUMP_CLASS, TrumpContext, context, sort_cards
-from .scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
+from .game import Game, deal_receiver
+from .order import TRUMP_CLASS, TrumpContext, context, sort_cards, standing_context
+from .scoring import (hand_outcome, hand_score, is_defender, kitty_bonus, kitty_multiplier,
+                      level_change, penalty_delta)
+from .simulate import Playout
 from .shapes import Component, requirements, shape_of, split
 from .tricks import check_throw, trick_points, trick_winner
-from .views import view
+from .views import view, view_context
 
 __all__ = [
-    "ACTION_TYPES", "CODES", "Component", "Game", "JOKERS", "RANKS", "Refusal", "SUITS", "TRUMP_CLASS",
-    "TrumpContext", "apply", "check_declaration", "check_play", "check_throw", "classify",
-    "context", "declaration_of", "full_deck", "hand_outcome", "is_legal_follow",
-    "kitty_bonus", "kitty_multiplier", "legal_declarations", "legal_plays", "level_change",
-    "points", "requirements", "sample_play", "shape_of", "sort_cards", "split",
-    "trick_points", "trick_winner", "view",
+    "ACTION_TYPES", "CODES", "Component", "Game", "JOKERS", "Playout", "RANKS", "Refusal", "SUITS",
+    "TRUMP_CLASS", "TrumpContext", "apply", "check_declaration", "check_play", "check_throw",
+    "classify", "context", "deal_receiver", "declaration_of", "full_deck", "hand_outcome",
+    "hand_score", "is_defender", "is_legal_follow", "kitty_bonus", "kitty_multiplier",
+    "legal_declarations", "legal_plays", "level_change", "penalty_delta", "points",
+    "requirements", "sample_play", "shape_of", "sort_cards", "split", "standing_context",
+    "trick_points", "trick_winner", "view", "view_context",
 ]

@@ -11,7 +11,8 @@ from .declare import check_declaration, flip_trump
 from .errors import rule_refusal
 from .follow import is_legal_follow
 from .order import context
-from .scoring import hand_outcome, kitty_bonus, kitty_multiplier
+from .game import deal_receiver
+from .scoring import hand_outcome, hand_score, is_defender, penalty_delta
 from .cards import points
 from .tricks import check_throw, trick_winner
 
@@ -81,7 +82,7 @@ def deal(game, action):
     events = []
     first, deck, hands = game.first, game.deck, game.hands
     for i in range(game.dealt, upto):
-        seat = (first + i) % 4
+        seat = deal_receiver(first=first, index=i)
         hands[seat].append(deck[i])
         events.append({"type": "card_dealt", "seat": seat, "card": deck[i], "n": i + 1,
                        "only": seat})
@@ -193,7 +194,7 @@ def play(game, action):
     events = []
     if failed is not None:
         # §5.3: a failed throw leads only the forced component and costs a penalty.
-        delta = failed["penalty"] if seat % 2 == game.dealer % 2 else -failed["penalty"]
+        delta = penalty_delta(seat=seat, dealer=game.dealer, penalty=failed["penalty"])
         game.penalties += delta
         game.last_failed_throw = {"seat": seat, "attempted": list(cards),
                                   "forced": failed["forced"], "beatable": failed["beatable"],
@@ -214,7 +215,7 @@ def _finish_trick(game):
     ctx = context(game.level, game.trump)
     winner = trick_winner(game.trick, ctx)
     pts = sum(points(c) for _, c in game.trick)
-    if winner % 2 != game.dealer % 2:
+    if is_defender(winner, game.dealer):
         game.defender_points += pts  # §5.6: points count for the winner's team
     game.tricks.append({"leader": game.leader, "plays": game.trick, "winner": winner,
                         "points": pts})
@@ -231,11 +232,10 @@ def _finish_hand(game):
     """§6 kitty bonus, §7 score, §8 levels, next dealer and match end."""
     ctx = context(game.level, game.trump)
     last = game.tricks[-1]
-    last_lead = last["plays"][0][1]
-    defenders_won = last["winner"] % 2 != game.dealer % 2
-    mult = kitty_multiplier(last_lead, ctx) if defenders_won else 0
-    bonus = kitty_bonus(last_lead, game.buried, ctx, defenders_won)
-    score = game.defender_points + bonus + game.penalties
+    score, mult, bonus = hand_score(last_plays=last["plays"], last_winner=last["winner"],
+                                    buried=game.buried, dealer=game.dealer,
+                                    trick_points=game.defender_points,
+                                    penalties=game.penalties, ctx=ctx)
     outcome = hand_outcome(game.dealer, game.levels, score)
     result = {
         "hand_no": game.hand_no, "dealer": game.dealer, "dealer_team": game.dealer % 2,

@@ -4,6 +4,13 @@ A card is a string: suit letter + rank (`S10`, `HQ`, `D2`) or a joker (`SJK`, `B
 Two copies of every code exist; hands are lists (multisets) of codes.
 """
 from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+# One play of a trick, [seat, cards]: a 2-item JSON list inside a Game (so the state
+# survives its JSON round trip unchanged), a (seat, cards) tuple in the bots. Typing
+# cannot name a 2-item list, so the items are Any: readers unpack it into typed names.
+Play = Sequence[Any]
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -5,7 +5,7 @@ live in actions.py (apply); what a seat may see lives in views.py.
 """
 import pickle
 
-from .order import context
+from .order import standing_context
 
 PHASES = ("ready", "deal", "last_chance", "bury", "play", "scored", "finished")
 
@@ -30,6 +30,12 @@ _HAND_FIELDS = {
 
 _MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result",
                  "winner", "history")
+
+
+def deal_receiver(*, first: int, index: int) -> int:
+    """The seat receiving the card at deal position `index` (0-based): one card each in
+    turn from `first` on (RULES §1.3, §3.6)."""
+    return (first + index) % 4
 
 
 class Game:
@@ -74,16 +80,13 @@ class Game:
     def ctx(self):
         """TrumpContext of the hand; before trump is fixed, the standing declaration's
         trump is used (display only)."""
-        trump = self.trump
-        if trump is None and self.standing:
-            trump = self.standing["trump"]
-        return context(self.level, trump)
+        return standing_context(level=self.level, trump=self.trump, standing=self.standing)
 
     def deal_order(self):
         """The 100 (seat, card) of this hand's deal, in order (server-internal)."""
         if not self.deck:
             return []
-        return [((self.first + i) % 4, self.deck[i]) for i in range(100)]
+        return [(deal_receiver(first=self.first, index=i), self.deck[i]) for i in range(100)]
 
     def undealt(self):
         """Cards not dealt yet, the kitty included (server-internal)."""

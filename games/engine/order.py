@@ -5,7 +5,9 @@ outranks a lower one, equal-ranked cards share a position (§2.3: other-suit lev
 cards, other-suit 2s) and consecutive positions are what tractors need (§5.1).
 Contexts are immutable and cached per (level, trump), so the tables are built once.
 """
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from .cards import CODES, JOKERS, RANKS, SUITS
 
@@ -89,3 +91,12 @@ def context(level, trump):
 def sort_cards(cards, level, trump):
     """Cards in RULES §2.6 display order."""
     return context(level, trump).sort(cards)
+
+
+def standing_context(*, level: str, trump: str | None,
+                     standing: Mapping[str, Any] | None) -> TrumpContext:
+    """The hand's TrumpContext; before trump is fixed, the standing declaration's trump
+    (RULES §3.3: the hand is sorted and marked as if it stood; display only)."""
+    if trump is None and standing:
+        trump = standing["trump"]
+    return context(level, trump)

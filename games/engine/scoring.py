@@ -1,5 +1,8 @@
 """Kitty bonus (RULES §6), level changes (§7.2), next dealer and match end (§8)."""
-from .cards import RANKS, next_level, points
+from collections.abc import Sequence
+
+from .cards import RANKS, Play, next_level, points
+from .order import TrumpContext
 from .shapes import split
 
 MAX_KITTY_MULTIPLIER = 64  # RULES §6.1, decision V6
@@ -16,6 +19,28 @@ def kitty_bonus(last_lead, kitty, ctx, defenders_won=True):
     if not defenders_won:
         return 0
     return points(kitty) * kitty_multiplier(last_lead, ctx)
+
+
+def is_defender(seat: int, dealer: int) -> bool:
+    """Whether `seat` is on the defending team of a hand dealt by `dealer` (RULES §2.1)."""
+    return seat % 2 != dealer % 2
+
+
+def penalty_delta(*, seat: int, dealer: int, penalty: int) -> int:
+    """A failed throw's penalty as a change to the defenders' score (RULES §5.3): it counts
+    for the defenders when the dealer's team threw, against them when they did."""
+    return penalty if seat % 2 == dealer % 2 else -penalty
+
+
+def hand_score(*, last_plays: Sequence[Play], last_winner: int, buried: Sequence[str], dealer: int, trick_points: int,
+               penalties: int, ctx: TrumpContext) -> tuple[int, int, int]:
+    """(defenders' score, kitty multiplier, kitty bonus) at the end of a hand: trick points,
+    the kitty bonus when the defenders took the last trick (§6), and penalties (§7.1)."""
+    last_lead = last_plays[0][1]
+    defenders_won = is_defender(last_winner, dealer)
+    mult = kitty_multiplier(last_lead, ctx) if defenders_won else 0
+    bonus = kitty_bonus(last_lead, buried, ctx, defenders_won)
+    return trick_points + bonus + penalties, mult, bonus
 
 
 def level_change(defenders_score):

@@ -4,7 +4,11 @@ A view never holds another seat's hand, the undealt deck, or — for anyone but 
 dealer, before the hand is scored — the kitty or the bury. `reveal=True` is for the
 server and finished-hand replays: it adds everything.
 """
+from collections.abc import Mapping
+from typing import Any
+
 from .advice import legal_declarations
+from .order import TrumpContext, context, standing_context
 
 
 def _sorted(game, cards):
@@ -81,3 +85,16 @@ def _copy_result(result):
     for k in ("levels_before", "levels_after", "level_change"):
         out[k] = dict(result[k])
     return out
+
+
+def view_context(v: Mapping[str, Any] | None) -> TrumpContext | None:
+    """The TrumpContext a view's cards are marked and sorted with (None without a view):
+    once the hand is scored, the hand's own level and trump (the levels have moved on,
+    §8); before trump is fixed, the standing declaration's (as `Game.ctx`, §3.3)."""
+    if not v:
+        return None
+    if v.get("result"):
+        return context(v["result"]["level"], v["result"]["trump"])
+    if not v.get("level"):
+        return None
+    return standing_context(level=v["level"], trump=v.get("trump"), standing=v.get("standing"))
