@@ -126,14 +126,8 @@ def card_arrival(view, code: str, shown_declarations) -> dict:
 
 
 def trump_context(view):
-    """Which cards to mark (and sort) as trumps in this view, if any."""
-    if view and view.get("result"):
-        # After the hand the levels have moved on: mark its cards with the hand's own trumps.
-        return engine.context(view["result"]["level"], view["result"]["trump"])
-    if view and view.get("level"):
-        # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
-        return engine.context(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
-    return None
+    """Which cards to mark (and sort) as trumps in this view, if any: the engine's answer."""
+    return engine.view_context(view)
 
 
 PHASES = {
