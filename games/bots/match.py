@@ -35,7 +35,8 @@ def play_hand(game, levels, rng, times=None, options=None):
     options = options or {}
     while game.phase == "deal":
         engine.apply(game, {"type": "deal"})
-        _declare(game, (game.first + game.dealt - 1) % 4, levels[(game.first + game.dealt - 1) % 4])
+        receiver = engine.deal_receiver(first=game.first, index=game.dealt - 1)
+        _declare(game, receiver, levels[receiver])
     for seat in range(4):
         _declare(game, seat, levels[seat])
     engine.apply(game, {"type": "fix_trump"})
