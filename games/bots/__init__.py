@@ -11,7 +11,6 @@ import logging
 import random
 import zlib
 from collections import Counter
-from types import SimpleNamespace
 
 from games import engine
 
@@ -33,10 +32,9 @@ def obs_rng(obs):
 def random_decide(obs, rng):
     if obs.phase == "bury":
         return {"type": "bury", "seat": obs.seat, "cards": rng.sample(list(obs.hand), 8)}
-    # engine.sample_play reads only the level, trump, this seat's hand and the trick.
-    stub = SimpleNamespace(level=obs.level, trump=obs.trump, hands={obs.seat: list(obs.hand)},
-                           trick=[[s, list(c)] for s, c in obs.trick])
-    return {"type": "play", "seat": obs.seat, "cards": engine.sample_play(stub, obs.seat, rng)}
+    cards = engine.sample_hand_play(hand=list(obs.hand), trick=[(s, list(c)) for s, c in obs.trick],
+                                    ctx=obs.ctx, rng=rng)
+    return {"type": "play", "seat": obs.seat, "cards": cards}
 
 
 def decide(obs, level="basic", rng=None, **options):

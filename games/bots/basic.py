@@ -10,8 +10,8 @@ partner who is surely winning, never waste trumps on a trick that is already our
 from collections import Counter
 
 from games import engine
-from games.engine.shapes import requirements, split
-from games.engine.tricks import play_value
+from games.engine.shapes import split
+from games.engine.tricks import LeadRanking
 
 from .cardsense import POINTS, TRUMP, by_class, follow_options, play_cost
 from .knowledge import Knowledge
@@ -25,11 +25,8 @@ def trump_share(cards, level, trump):
     """Fraction of `cards` that would be trumps if `trump` ("NT" or a suit) were fixed."""
     if not cards:
         return 0.0
-    n = 0
-    for c in cards:
-        if c in engine.JOKERS or c[1:] in (level, "2") or c[0] == trump:
-            n += 1
-    return n / len(cards)
+    ctx = engine.context(level, trump)
+    return sum(1 for c in cards if ctx.is_trump(c)) / len(cards)
 
 
 def decide_declaration(obs):
@@ -186,52 +183,27 @@ def _higher_unseen(k, lc, reqs, pairs, value):
 
 class TrickInfo:
     """The current trick's lead requirements and best play, computed once per decision
-    (the same comparison as engine.trick_winner, RULES §5.5)."""
+    with the engine's ranking of plays (RULES §5.5)."""
 
-    __slots__ = ("ctx", "lead_seat", "n", "lc", "reqs", "pairs", "throw", "best_seat", "best",
+    __slots__ = ("lead_seat", "ranking", "n", "lc", "reqs", "pairs", "throw", "best_seat", "best",
                  "points", "count")
 
     def __init__(self, trick, ctx):
-        self.ctx = ctx
         self.lead_seat, lead = trick[0]
-        self.n = len(lead)
-        self.lc = ctx.cls[lead[0]]
-        comps = split(lead, ctx) if self.n > 1 else None
-        self.reqs, self.pairs = requirements(comps) if comps else ([], 0)
-        self.throw = self.n > 1 and len(comps) > 1
-        self.best_seat, self.best = self.lead_seat, (0, play_value(lead, ctx, self.reqs, self.pairs))
+        ranking = self.ranking = LeadRanking(lead, ctx)
+        self.n, self.lc, self.throw = ranking.n, ranking.lc, ranking.throw
+        self.reqs, self.pairs = ranking.reqs, ranking.pairs
+        self.best_seat, self.best = self.lead_seat, (0, ranking.lead_value)
         for seat, cards in trick[1:]:
-            rv = self.rank_value(cards)
+            rv = ranking.rank(cards)
             if rv is not None and rv > self.best:
                 self.best_seat, self.best = seat, rv
         self.points = sum(POINTS[c] for _, cs in trick for c in cs)
         self.count = len(trick)
 
-    def rank_value(self, cards):
-        """(0 following / 1 ruffing, value) of a play that can win, else None."""
-        ctx = self.ctx
-        cls = ctx.cls
-        pc = cls[cards[0]]
-        if self.n == 1:
-            if pc == self.lc:
-                return 0, ctx.pos[cards[0]]
-            return (1, ctx.pos[cards[0]]) if pc == TRUMP else None
-        if any(cls[c] != pc for c in cards):
-            return None
-        if pc == self.lc:
-            if self.throw:
-                return None
-            rank = 0
-        elif pc == TRUMP:
-            rank = 1
-        else:
-            return None
-        v = play_value(cards, ctx, self.reqs, self.pairs)
-        return None if v is None else (rank, v)
-
     def after(self, seat, cards):
         """(winner, (rank, value)) once `seat` plays `cards`."""
-        rv = self.rank_value(cards)
+        rv = self.ranking.rank(cards)
         if rv is not None and rv > self.best:
             return seat, rv
         return self.best_seat, self.best

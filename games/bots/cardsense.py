@@ -1,11 +1,11 @@
 """Small card helpers shared by the bots: values, grouping, candidate follows and ruffs.
 
 Every play built here is checked legal by the caller's policy through `is_legal_follow`
-(follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2).
+(follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2); when
+there are few legal follows, the engine lists them (`legal_follows`).
 """
 import random
 from collections import Counter
-from types import SimpleNamespace
 
 from games import engine
 from games.engine.shapes import fit_tractors, requirements, split
@@ -38,30 +38,6 @@ def by_class(cards, ctx):
     for c in cards:
         out.setdefault(ctx.cls[c], []).append(c)
     return out
-
-
-def multisets(counts, k, cap):
-    """Up to `cap` distinct sub-multisets of size k (None when there are more)."""
-    items = sorted(counts.items())
-    out = []
-
-    def rec(i, k, acc):
-        if len(out) > cap:
-            return
-        if k == 0:
-            out.append(list(acc))
-            return
-        if i == len(items):
-            return
-        c, n = items[i]
-        left = sum(m for _, m in items[i + 1:])
-        for take in range(min(n, k), -1, -1):
-            if left < k - take:
-                break
-            rec(i + 1, k - take, acc + [c] * take)
-
-    rec(0, k, [])
-    return None if len(out) > cap else out
 
 
 def pick_cards(pool, need, key):
@@ -140,9 +116,9 @@ def follow_options(lead, hand, ctx):
         elif n == 2:
             out = [[c, c] for c in pairs]
         else:
-            combos = multisets(Counter(suit), n, ENUM_CAP)
+            combos = engine.legal_follows(lead, hand, ctx, cap=ENUM_CAP)
             if combos is not None:
-                out = [p for p in combos if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]]
+                out = combos
             else:
                 out = []
                 for high, rich in ((False, False), (True, False), (False, True)):
@@ -150,9 +126,8 @@ def follow_options(lead, hand, ctx):
                     if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]:
                         out.append(p)
     if not out:  # not reached in practice: a random legal follow, built by the engine
-        stub = SimpleNamespace(level=ctx.level, trump=ctx.trump, hands={0: list(hand)},
-                               trick=[[1, list(lead)]])
-        out = [engine.sample_play(stub, 0, random.Random(0))]
+        out = [engine.sample_hand_play(hand=list(hand), trick=[(1, list(lead))], ctx=ctx,
+                                       rng=random.Random(0))]
     return _dedupe(out)
 
 

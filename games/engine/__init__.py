@@ -3,7 +3,8 @@
 Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported here.
 """
 from .actions import ACTION_TYPES, apply, check_play
-from .advice import classify, legal_declarations, legal_plays, sample_play
+from .advice import (classify, legal_declarations, legal_follows, legal_plays, sample_hand_play,
+                     sample_play)
 from .cards import CODES, JOKERS, RANKS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
 from .errors import Refusal
@@ -22,7 +23,7 @@ __all__ = [
     "TRUMP_CLASS", "TrumpContext", "apply", "check_declaration", "check_play", "check_throw",
     "classify", "context", "deal_receiver", "declaration_of", "full_deck", "hand_outcome",
     "hand_score", "is_defender", "is_legal_follow", "kitty_bonus", "kitty_multiplier",
-    "legal_declarations", "legal_plays", "level_change", "penalty_delta", "points",
-    "requirements", "sample_play", "shape_of", "sort_cards", "split", "standing_context",
+    "legal_declarations", "legal_follows", "legal_plays", "level_change", "penalty_delta", "points",
+    "requirements", "sample_hand_play", "sample_play", "shape_of", "sort_cards", "split", "standing_context",
     "trick_points", "trick_winner", "view", "view_context",
 ]

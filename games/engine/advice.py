@@ -6,6 +6,7 @@ legal_plays enumerates follows completely up to `limit` plays; for leads it list
 single, pair and tractor and at most THROW_CAP throws (documented in docs/engine.md).
 """
 from collections import Counter
+from itertools import islice
 
 from . import declare as _declare
 from .errors import rule_refusal
@@ -107,8 +108,13 @@ def _lead_components(hand, ctx):
 
 
 def _multisets(counts, k):
-    """Distinct sub-multisets of size k of a Counter, as lists (generator)."""
+    """Distinct sub-multisets of size k of a Counter, as lists (generator), in a fixed
+    order: codes sorted, more copies of an earlier code first."""
     items = sorted(counts.items())
+    # after[i]: cards from items[i:] on, so branches that cannot reach k are never entered
+    after = [0] * (len(items) + 1)
+    for i in range(len(items) - 1, -1, -1):
+        after[i] = after[i + 1] + items[i][1]
 
     def rec(i, k):
         if k == 0:
@@ -118,10 +124,43 @@ def _multisets(counts, k):
             return
         c, n = items[i]
         for take in range(min(n, k), -1, -1):
+            if after[i + 1] < k - take:
+                break
             for rest in rec(i + 1, k - take):
                 yield [c] * take + rest
 
     return rec(0, k)
+
+
+def legal_follows(lead, hand, ctx, *, limit=FOLLOW_LIMIT, cap=None):
+    """The distinct legal follows to `lead` from `hand` (RULES §5.4), at most `limit`.
+
+    Short in the led suit-class: all of it plus any other cards; else every choice of
+    led-suit cards that shows the structure the hand allows. With `cap`, None instead
+    when more than `cap` choices would have to be looked at (a caller that wants a few
+    good plays rather than all of them then builds its own)."""
+    n = len(lead)
+    cls = ctx.cls
+    lc = cls[lead[0]]
+    suit = [c for c in hand if cls[c] == lc]
+    if len(suit) <= n:
+        rest = [c for c in hand if cls[c] != lc]
+        choices = (suit + extra for extra in _multisets(Counter(rest), n - len(suit)))
+        comps = None
+    else:
+        choices = _multisets(Counter(suit), n)
+        comps = split(lead, ctx)
+    if cap is not None:
+        choices = list(islice(choices, cap + 1))
+        if len(choices) > cap:
+            return None
+    out = []
+    for play in choices:
+        if comps is None or is_legal_follow(lead, hand, play, ctx, comps)[0]:
+            out.append(play)
+            if len(out) >= limit:
+                break
+    return out
 
 
 def legal_plays(game, seat, limit=FOLLOW_LIMIT):
@@ -146,25 +185,7 @@ def legal_plays(game, seat, limit=FOLLOW_LIMIT):
                         plays.append(ctx.sort(sub))
                         throws += 1
         return plays
-    lead = game.trick[0][1]
-    n = len(lead)
-    lc = ctx.cls[lead[0]]
-    suit = [c for c in hand if ctx.cls[c] == lc]
-    rest = [c for c in hand if ctx.cls[c] != lc]
-    out = []
-    if len(suit) <= n:
-        for extra in _multisets(Counter(rest), n - len(suit)):
-            out.append(ctx.sort(suit + extra))
-            if len(out) >= limit:
-                break
-        return out
-    comps = split(lead, ctx)
-    for sub in _multisets(Counter(suit), n):
-        if is_legal_follow(lead, hand, sub, ctx, comps)[0]:
-            out.append(ctx.sort(sub))
-            if len(out) >= limit:
-                break
-    return out
+    return [ctx.sort(p) for p in legal_follows(game.trick[0][1], hand, ctx, limit=limit)]
 
 
 # --- sampling -----------------------------------------------------------------
@@ -172,11 +193,15 @@ def sample_play(game, seat, rng):
     """A random legal play for `seat`, built directly (no enumeration).
 
     Leads: usually a random single, pair or tractor; sometimes a random throw attempt."""
-    ctx = _play_ctx(game)
-    hand = game.hands[seat]
-    if not game.trick:
+    return sample_hand_play(hand=game.hands[seat], trick=game.trick, ctx=_play_ctx(game), rng=rng)
+
+
+def sample_hand_play(*, hand, trick, ctx, rng):
+    """A random legal play from `hand` to `trick` (a lead when it is empty), as
+    sample_play: for a caller that holds one hand and no Game (a bot)."""
+    if not trick:
         return _sample_lead(hand, ctx, rng)
-    return _sample_follow(game.trick[0][1], hand, ctx, rng)
+    return _sample_follow(trick[0][1], hand, ctx, rng)
 
 
 def _sample_lead(hand, ctx, rng):

@@ -84,32 +84,58 @@ def play_value(cards, ctx, reqs, pairs):
     return max(pos[c] for c in cards)
 
 
+class LeadRanking:
+    """How plays compare in a trick with this lead (RULES §5.5), worked out once.
+
+    `rank(cards)` is (0 following / 1 ruffing, value) for a play that can take the trick,
+    None for one that cannot (a discard, a mixed play, a follow to a successful throw);
+    the lead itself ranks (0, `lead_value`). Higher wins; on a tie the earlier play stays
+    ahead (§2.5)."""
+
+    __slots__ = ("ctx", "n", "lc", "reqs", "pairs", "throw", "lead_value")
+
+    def __init__(self, lead, ctx):
+        self.ctx = ctx
+        self.n = len(lead)
+        self.lc = ctx.cls[lead[0]]
+        comps = split(lead, ctx) if self.n > 1 else None
+        self.reqs, self.pairs = requirements(comps) if comps else ([], 0)
+        self.throw = comps is not None and len(comps) > 1
+        self.lead_value = play_value(lead, ctx, self.reqs, self.pairs)
+
+    def rank(self, cards):
+        ctx = self.ctx
+        cls = ctx.cls
+        pc = cls[cards[0]]
+        if self.n == 1:  # the common case, without the structure test
+            if pc == self.lc:
+                return 0, ctx.pos[cards[0]]
+            return (1, ctx.pos[cards[0]]) if pc == TRUMP_CLASS else None
+        if any(cls[c] != pc for c in cards):
+            return None  # a mixed play is a discard
+        if pc == self.lc:
+            if self.throw:
+                return None  # a successful throw cannot be beaten in its own suit
+            rank = 0
+        elif pc == TRUMP_CLASS:
+            rank = 1  # ruff of a non-trump lead
+        else:
+            return None  # discard
+        v = play_value(cards, ctx, self.reqs, self.pairs)
+        return None if v is None else (rank, v)
+
+
 def trick_winner(plays, ctx):
     """Seat currently winning a trick; `plays` = [[seat, cards], ...], lead first.
 
     Works on partial tricks too. Equal values: the earlier play stays ahead (§2.5)."""
     lead_seat, lead = plays[0]
-    cls = ctx.cls
-    lc = cls[lead[0]]
-    comps = split(lead, ctx)
-    reqs, pairs = requirements(comps)
-    throw = len(comps) > 1
-    best_seat, best = lead_seat, (0, play_value(lead, ctx, reqs, pairs))
+    ranking = LeadRanking(lead, ctx)
+    best_seat, best = lead_seat, (0, ranking.lead_value)
     for seat, cards in plays[1:]:
-        pc = cls[cards[0]]
-        if any(cls[c] != pc for c in cards):
-            continue  # a mixed play is a discard
-        if pc == lc:
-            if throw:
-                continue  # a successful throw cannot be beaten in its own suit
-            rank = 0
-        elif pc == TRUMP_CLASS:
-            rank = 1  # ruff of a non-trump lead
-        else:
-            continue  # discard
-        v = play_value(cards, ctx, reqs, pairs)
-        if v is not None and (rank, v) > best:
-            best_seat, best = seat, (rank, v)
+        rv = ranking.rank(cards)
+        if rv is not None and rv > best:
+            best_seat, best = seat, rv
     return best_seat
 
 
