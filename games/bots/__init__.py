@@ -78,12 +78,12 @@ def is_legal(obs, action):
     if action.get("seat") != obs.seat or Counter(cards) - Counter(obs.hand):
         return False
     if obs.phase == "bury":
-        return action["type"] == "bury" and len(cards) == 8
+        return action["type"] == "bury" and len(cards) == engine.KITTY_SIZE
     if action["type"] != "play" or obs.turn != obs.seat:
         return False
     ctx = obs.ctx
     if not obs.trick:
-        return bool(cards) and len({ctx.cls[c] for c in cards}) == 1
+        return engine.lead_refusal(list(obs.hand), cards, ctx) is None
     return engine.is_legal_follow(list(obs.trick[0][1]), list(obs.hand), cards, ctx)[0]
 
 

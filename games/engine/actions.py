@@ -6,10 +6,10 @@ carries "only": seat (seen by that seat alone).
 """
 import random
 
-from .cards import VALID, full_deck, holds, remove_cards
+from .cards import DEALT_CARDS, KITTY_SIZE, VALID, full_deck, holds, remove_cards
 from .declare import check_declaration, flip_trump
 from .errors import rule_refusal
-from .follow import is_legal_follow
+from .follow import is_legal_follow, lead_refusal
 from .order import context
 from .game import deal_receiver
 from .scoring import hand_outcome, hand_score, is_defender, penalty_delta
@@ -62,7 +62,7 @@ def start_hand(game, action):
     game.standing = None
     game.declarations = []
     game.flipped = None
-    game.kitty = deck[100:108]
+    game.kitty = deck[DEALT_CARDS:DEALT_CARDS + KITTY_SIZE]
     game.buried = None
     game.leader = None
     game.trick = []
@@ -77,8 +77,9 @@ def start_hand(game, action):
 def deal(game, action):
     _phase(game, "deal")
     upto = action.get("upto", game.dealt + 1)
-    if type(upto) is not int or not game.dealt < upto <= 100:
-        raise rule_refusal("bad_action", problem=f"upto must be between {game.dealt + 1} and 100")
+    if type(upto) is not int or not game.dealt < upto <= DEALT_CARDS:
+        raise rule_refusal("bad_action",
+                           problem=f"upto must be between {game.dealt + 1} and {DEALT_CARDS}")
     events = []
     first, deck, hands = game.first, game.deck, game.hands
     for i in range(game.dealt, upto):
@@ -87,7 +88,7 @@ def deal(game, action):
         events.append({"type": "card_dealt", "seat": seat, "card": deck[i], "n": i + 1,
                        "only": seat})
     game.dealt = upto
-    if upto == 100:
+    if upto == DEALT_CARDS:
         game.phase = "last_chance"  # §3.4: a short window, then fix_trump
         events.append({"type": "deal_complete"})
     return events
@@ -148,7 +149,7 @@ def bury(game, action):
     seat, cards = _seat(action), _cards(action)
     if seat != game.dealer:
         raise rule_refusal("not_dealer")
-    if len(cards) != 8:
+    if len(cards) != KITTY_SIZE:
         raise rule_refusal("bury_needs_8")
     if not holds(game.hands[seat], cards):
         raise rule_refusal("cards_not_in_hand")
@@ -170,14 +171,9 @@ def check_play(game, seat, cards):
     hand = game.hands[seat]
     ctx = context(game.level, game.trump)
     if not game.trick:
-        if not cards:
-            raise rule_refusal("empty_play")
-        if not holds(hand, cards):
-            raise rule_refusal("cards_not_in_hand")
-        cls = ctx.cls
-        c0 = cls[cards[0]]
-        if any(cls[c] != c0 for c in cards):
-            raise rule_refusal("mixed_lead")
+        err = lead_refusal(hand, cards, ctx)
+        if err is not None:
+            raise err
         if len(cards) == 1:
             return None
         return check_throw(cards, seat, game.hands, ctx)

@@ -10,7 +10,8 @@ from itertools import islice
 
 from . import declare as _declare
 from .errors import rule_refusal
-from .follow import is_legal_follow
+from .cards import KITTY_SIZE
+from .follow import is_legal_follow, lead_refusal
 from .order import context
 from .shapes import fit_tractors, requirements, runs, shape_of, split
 
@@ -38,7 +39,7 @@ def classify(game, seat, cards):
     if game.phase == "bury":
         if seat != game.dealer:
             return refuse(rule_refusal("not_dealer"))
-        if len(cards) != 8:
+        if len(cards) != KITTY_SIZE:
             return refuse(rule_refusal("bury_needs_8"))
         if not _holds(game.hands[seat], cards):
             return refuse(rule_refusal("cards_not_in_hand"))
@@ -50,12 +51,9 @@ def classify(game, seat, cards):
         return refuse(rule_refusal("not_your_turn"))
     hand = game.hands[seat]
     if not game.trick:
-        if not cards:
-            return refuse(rule_refusal("empty_play"))
-        if not _holds(hand, cards):
-            return refuse(rule_refusal("cards_not_in_hand"))
-        if shape["shape"] == "mixed":
-            return refuse(rule_refusal("mixed_lead"))
+        err = lead_refusal(hand, cards, ctx)
+        if err is not None:
+            return refuse(err)
         out["legal"] = True  # a throw is legal to attempt; its check needs hidden hands
         return out
     ok, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)

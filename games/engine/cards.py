@@ -18,6 +18,9 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKERS = ("SJK", "BJK")
 TRUMPS = SUITS + ("NT",)
 
+DEALT_CARDS = 100  # RULES §1.3: 25 cards to each of the 4 seats ...
+KITTY_SIZE = 8     # ... and 8 stay face down as the kitty, which the dealer buries again (§4.1)
+
 CODES = tuple(s + r for s in SUITS for r in RANKS) + JOKERS
 VALID = frozenset(CODES)
 

@@ -12,6 +12,20 @@ from .order import TRUMP_CLASS
 from .shapes import fit_tractors, pair_positions, requirements, split
 
 
+def lead_refusal(hand, cards, ctx):
+    """Why `cards` cannot be led from `hand` (RULES §5.2), else None: a lead is one or
+    more held cards of one suit-class. (A throw may still fail its check, §5.3.)"""
+    if not cards:
+        return rule_refusal("empty_play")
+    if not holds(hand, cards):
+        return rule_refusal("cards_not_in_hand")
+    cls = ctx.cls
+    c0 = cls[cards[0]]
+    if any(cls[c] != c0 for c in cards):
+        return rule_refusal("mixed_lead")
+    return None
+
+
 def suit_error(lead_class, all_of_it):
     """The must-follow error naming the led suit-class (no hidden information)."""
     if lead_class == TRUMP_CLASS:

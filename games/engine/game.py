@@ -4,8 +4,14 @@ Plain data only, so to_json/from_json are lossless and cheap. The rules that cha
 live in actions.py (apply); what a seat may see lives in views.py.
 """
 import pickle
+from collections.abc import Mapping
+from types import MappingProxyType
 
+from .cards import DEALT_CARDS
 from .order import standing_context
+
+# RULES §8.1: both teams start at level 2 (team -> rank); read-only, copy it to change it
+START_LEVELS: Mapping[str, str] = MappingProxyType({"0": "2", "1": "2"})
 
 PHASES = ("ready", "deal", "last_chance", "bury", "play", "scored", "finished")
 
@@ -45,7 +51,7 @@ class Game:
         self.phase = "ready"
         self.hand_no = 0
         self.dealer = None
-        self.levels = {"0": "2", "1": "2"}
+        self.levels = dict(START_LEVELS)
         self.trump = None
         self.turn = None
         self.dealt = 0
@@ -86,7 +92,7 @@ class Game:
         """The 100 (seat, card) of this hand's deal, in order (server-internal)."""
         if not self.deck:
             return []
-        return [(deal_receiver(first=self.first, index=i), self.deck[i]) for i in range(100)]
+        return [(deal_receiver(first=self.first, index=i), self.deck[i]) for i in range(DEALT_CARDS)]
 
     def undealt(self):
         """Cards not dealt yet, the kitty included (server-internal)."""

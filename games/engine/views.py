@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .advice import legal_declarations
+from .cards import DEALT_CARDS
 from .order import TrumpContext, context, standing_context
 
 
@@ -18,7 +19,7 @@ def _sorted(game, cards):
 def _kitty_for(game, seat):
     """§4.1/§6.3: the dealer sees the picked-up kitty during bury, then the bury;
     everyone sees the bury once the hand is over."""
-    if game.phase in ("scored", "finished") and game.buried is not None and game.dealt == 100:
+    if game.phase in ("scored", "finished") and game.buried is not None and game.dealt == DEALT_CARDS:
         return list(game.buried)
     if seat is not None and seat == game.dealer:
         if game.phase == "bury":
