@@ -1,16 +1,32 @@
 """Throw check (RULES §5.3) and trick winner (RULES §5.5)."""
-from .cards import points
-from .order import TRUMP_CLASS
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+from .cards import Play, points
+from .order import TRUMP_CLASS, TrumpContext
 from .shapes import PAIR, SINGLE, TRACTOR, fit_tractors, pair_positions, requirements, runs, split
 
 
-def _hand(hands, seat):
-    if isinstance(hands, dict):
+class FailedThrow(TypedDict):
+    """A throw that does not stand (§5.3): what is led instead, what could be beaten,
+    and the penalty before its sign."""
+    forced: list[str]
+    beatable: list[dict[str, object]]
+    penalty: int
+
+
+# The hands by seat: a list, or a mapping keyed by seat (an int, or its JSON string).
+Hands = Sequence[Sequence[str]] | Mapping[Any, Sequence[str]]
+
+
+def _hand(hands: Hands, seat: int) -> Sequence[str]:
+    if isinstance(hands, Mapping):
         return hands[seat] if seat in hands else hands[str(seat)]
     return hands[seat]
 
 
-def check_throw(cards, leader, hands, ctx):
+def check_throw(cards: Sequence[str], leader: int, hands: Hands,
+                ctx: TrumpContext) -> FailedThrow | None:
     """Check a lead from one suit-class against the three other hands (partner included).
 
     Returns None when the lead stands (a single component, or no component can be beaten);
@@ -26,7 +42,7 @@ def check_throw(cards, leader, hands, ctx):
     cls, pos = ctx.cls, ctx.pos
     lc = cls[cards[0]]
     high_single = high_pair = -1
-    tractor_runs = []
+    tractor_runs: list[tuple[int, int]] = []
     for seat in range(4):
         if seat == leader:
             continue
@@ -58,18 +74,22 @@ def check_throw(cards, leader, hands, ctx):
     }
 
 
-def _largest_kind(reqs, pairs):
+def _largest_kind(reqs: Sequence[int], pairs: int) -> str:
     return TRACTOR if reqs else PAIR if pairs else SINGLE
 
 
-def play_value(cards, ctx, reqs, pairs):
+def play_value(cards: Sequence[str], ctx: TrumpContext, reqs: Sequence[int],
+               pairs: int) -> int | None:
     """Value of a one-suit-class play that matches the lead's structure, else None.
 
     Matching: at least the lead's tractors (a longer one may be split) and at least its
     pairs (pairs in tractors count). Value: the highest component of the lead's largest
     kind in any matching reading (RULES §5.5)."""
-    pp = pair_positions(cards, ctx) if pairs else None
-    if pairs and sum(pp.values()) < pairs:
+    if not pairs:
+        pos = ctx.pos
+        return max(pos[c] for c in cards)
+    pp = pair_positions(cards, ctx)
+    if sum(pp.values()) < pairs:
         return None
     if reqs:
         fit, placed = fit_tractors(pp, reqs)
@@ -78,10 +98,7 @@ def play_value(cards, ctx, reqs, pairs):
         # fit_tractors tries the longest requirement's placements highest first, so the
         # first full fit has the best top for the lead's largest kind.
         return placed[0][0]
-    if pairs:
-        return max(pp)
-    pos = ctx.pos
-    return max(pos[c] for c in cards)
+    return max(pp)
 
 
 class LeadRanking:
@@ -94,16 +111,18 @@ class LeadRanking:
 
     __slots__ = ("ctx", "n", "lc", "reqs", "pairs", "throw", "lead_value")
 
-    def __init__(self, lead, ctx):
+    def __init__(self, lead: Sequence[str], ctx: TrumpContext) -> None:
         self.ctx = ctx
         self.n = len(lead)
         self.lc = ctx.cls[lead[0]]
         comps = split(lead, ctx) if self.n > 1 else None
         self.reqs, self.pairs = requirements(comps) if comps else ([], 0)
         self.throw = comps is not None and len(comps) > 1
-        self.lead_value = play_value(lead, ctx, self.reqs, self.pairs)
+        value = play_value(lead, ctx, self.reqs, self.pairs)
+        assert value is not None  # a lead always matches its own structure
+        self.lead_value: int = value
 
-    def rank(self, cards):
+    def rank(self, cards: Sequence[str]) -> tuple[int, int] | None:
         ctx = self.ctx
         cls = ctx.cls
         pc = cls[cards[0]]
@@ -125,12 +144,12 @@ class LeadRanking:
         return None if v is None else (rank, v)
 
 
-def trick_winner(plays, ctx):
+def trick_winner(plays: Sequence[Play], ctx: TrumpContext) -> int:
     """Seat currently winning a trick; `plays` = [[seat, cards], ...], lead first.
 
     Works on partial tricks too. Equal values: the earlier play stays ahead (§2.5)."""
-    lead_seat, lead = plays[0]
-    ranking = LeadRanking(lead, ctx)
+    lead_seat: int = plays[0][0]
+    ranking = LeadRanking(plays[0][1], ctx)
     best_seat, best = lead_seat, (0, ranking.lead_value)
     for seat, cards in plays[1:]:
         rv = ranking.rank(cards)
@@ -139,5 +158,5 @@ def trick_winner(plays, ctx):
     return best_seat
 
 
-def trick_points(plays):
+def trick_points(plays: Sequence[Play]) -> int:
     return sum(points(cards) for _, cards in plays)
