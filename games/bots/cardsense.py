@@ -111,7 +111,7 @@ def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) 
             if len(trumps) >= n:
                 out += ruff_options(lead, trumps, ctx)
     elif n == 1:
-        out = [[c] for c in set(suit)]
+        out = [[c] for c in dict.fromkeys(suit)]  # distinct, in hand order (not hash order)
     else:
         comps = split(lead, ctx)
         reqs, pairs_led = requirements(comps)
@@ -141,7 +141,7 @@ def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) 
 def ruff_options(lead: Sequence[str], trumps: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
     n = len(lead)
     if n == 1:
-        return [[c] for c in set(trumps)]
+        return [[c] for c in dict.fromkeys(trumps)]  # distinct, in hand order
     reqs, pairs_led = requirements(split(lead, ctx))
     if not reqs and pairs_led == 0:
         # singles only: the n highest (surest) and the n lowest trumps
