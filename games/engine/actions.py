@@ -204,7 +204,7 @@ def check_play(game: Game, seat: int, cards: list[str]) -> FailedThrow | None:
         if len(cards) == 1:
             return None
         return check_throw(cards, seat, hands, ctx)
-    ok, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)
+    _, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)
     if err is not None:
         raise err
     return None

@@ -12,13 +12,11 @@ from itertools import islice
 from typing import Any
 
 from . import declare as _declare
-from .errors import rule_refusal
 from .cards import KITTY_SIZE, Play
-from .errors import Refusal
-from .game import Game
-from .order import TrumpContext
+from .errors import Refusal, rule_refusal
 from .follow import is_legal_follow, lead_refusal
-from .order import context
+from .game import Game
+from .order import TrumpContext, context
 from .shapes import Component, fit_tractors, requirements, runs, shape_of, split
 
 THROW_CAP = 200

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from .cards import SUIT_SYMBOLS, holds
 from .errors import Refusal, rule_refusal
 from .order import TRUMP_CLASS, TrumpContext
-from .shapes import Component
-from .shapes import fit_tractors, pair_positions, requirements, split
+from .shapes import Component, fit_tractors, pair_positions, requirements, split
 
 
 def lead_refusal(hand: Sequence[str], cards: Sequence[str], ctx: TrumpContext) -> Refusal | None:

@@ -10,8 +10,7 @@ from typing import Any, TypedDict
 
 from .cards import DEALT_CARDS, Play
 from .declare import Declaration, Standing
-from .order import TrumpContext
-from .order import standing_context
+from .order import TrumpContext, standing_context
 
 # RULES §8.1: both teams start at level 2 (team -> rank); read-only, copy it to change it
 START_LEVELS: Mapping[str, str] = MappingProxyType({"0": "2", "1": "2"})

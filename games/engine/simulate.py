@@ -19,8 +19,8 @@ class Playout:
     `trick` are the caller's lists and change in place as cards are played; a finished
     trick's list is left as it is (four plays) and a new list starts the next one."""
 
-    __slots__ = ("ctx", "dealer", "hands", "buried", "trick", "turn", "defender_points",
-                 "penalties", "score")
+    __slots__ = ("buried", "ctx", "dealer", "defender_points", "hands", "penalties", "score",
+                 "trick", "turn")
 
     def __init__(self, *, ctx: TrumpContext, dealer: int, hands: list[list[str]],
                  buried: Sequence[str], trick: list[tuple[int, list[str]]], turn: int,

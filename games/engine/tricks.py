@@ -109,7 +109,7 @@ class LeadRanking:
     the lead itself ranks (0, `lead_value`). Higher wins; on a tie the earlier play stays
     ahead (§2.5)."""
 
-    __slots__ = ("ctx", "n", "lc", "reqs", "pairs", "throw", "lead_value")
+    __slots__ = ("ctx", "lc", "lead_value", "n", "pairs", "reqs", "throw")
 
     def __init__(self, lead: Sequence[str], ctx: TrumpContext) -> None:
         self.ctx = ctx
