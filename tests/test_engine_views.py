@@ -99,3 +99,29 @@ def test_reveal_adds_everything():
 def test_new_game_view():
     v = view(Game.new(), 0)
     assert v["phase"] == "ready" and v["hand"] == [] and v["hand_counts"] == [0, 0, 0, 0]
+
+
+def test_view_context_is_the_hands_own_after_scoring_and_the_standing_before_trump():
+    import random
+
+    from games.engine import Game, apply, context, sample_play, view, view_context
+    g = Game.new()
+    apply(g, {"type": "start_hand", "seed": "ctx"})
+    apply(g, {"type": "deal", "upto": 100})
+    g.standing = {"seat": 1, "cards": ["H2"], "strength": 1, "trump": "H"}  # §3.3, display only
+    assert view_context(view(g, 0)) is context("2", "H") is g.ctx
+    assert view_context(None) is None
+    for seed in range(20):  # a scored hand after which the dealer's level moved on (§8)
+        g = Game.new()
+        apply(g, {"type": "start_hand", "seed": f"ctx-{seed}"})
+        apply(g, {"type": "deal", "upto": 100})
+        apply(g, {"type": "fix_trump"})
+        apply(g, {"type": "bury", "seat": g.dealer, "cards": g.hands[g.dealer][:8]})
+        rng = random.Random(seed)
+        while g.phase == "play":
+            apply(g, {"type": "play", "seat": g.turn, "cards": sample_play(g, g.turn, rng)})
+        v = view(g, 0)
+        if v["level"] != g.result["level"]:
+            assert view_context(v) is context(g.result["level"], g.result["trump"])
+            return
+    raise AssertionError("no hand moved the dealer's level")

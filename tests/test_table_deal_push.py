@@ -21,6 +21,7 @@ async def test_each_seat_gets_exactly_its_own_cards_pushed(players, fast_clock):
 
     cards = {seat: [] for seat in range(4)}
     hands = {seat: [] for seat in range(4)}  # as the page builds it from the pushes
+    counts = {seat: [] for seat in range(4)}
     for seat, client in enumerate(clients):
         while len(cards[seat]) < 25:
             message = await client.receive(timeout=10)
@@ -28,9 +29,13 @@ async def test_each_seat_gets_exactly_its_own_cards_pushed(players, fast_clock):
                 cards[seat].append(message["dealt"])
                 assert f'data-card="{message["card"]}"' in message["html"]
                 hands[seat].insert(message["index"], message["card"])
+                counts[seat].append((message["dealt"], message["counts"]))
     stored = await sync_to_async(Table.objects.get)(pk=table.pk)
     game = engine.Game.from_json(stored.state)
     order = game.deal_order()
+    for seat in range(4):  # every push says how many cards each seat holds at that point
+        for dealt, shown in counts[seat]:
+            assert shown == [sum(1 for receiver, _ in order[:dealt] if receiver == s) for s in range(4)]
     if game.phase == "deal":
         engine.apply(game, {"type": "deal", "upto": 100})
     for seat in range(4):

@@ -11,7 +11,7 @@ import logging
 import random
 import zlib
 from collections import Counter
-from types import SimpleNamespace
+from typing import Any, Protocol
 
 from games import engine
 
@@ -19,27 +19,39 @@ from . import basic, strong
 from .observation import Observation, observe
 
 LEVELS = ("random", "basic", "strong")
+Action = dict[str, Any]  # an engine action: {"type", "seat", "cards"}
+
+
+class TableStamp(Protocol):
+    """What `choose` reads of a table (games.models.Table): its id and version."""
+    @property
+    def pk(self) -> object: ...
+
+    @property
+    def version(self) -> object: ...
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration",
            "observe"]
 
 
-def obs_rng(obs):
+def obs_rng(obs: Observation) -> random.Random:
     """A generator seeded from the observation only (same view, same decision)."""
     return random.Random(zlib.crc32(repr(obs).encode()))
 
 
-def random_decide(obs, rng):
+def random_decide(obs: Observation, rng: random.Random) -> Action:
     if obs.phase == "bury":
-        return {"type": "bury", "seat": obs.seat, "cards": rng.sample(list(obs.hand), 8)}
-    # engine.sample_play reads only the level, trump, this seat's hand and the trick.
-    stub = SimpleNamespace(level=obs.level, trump=obs.trump, hands={obs.seat: list(obs.hand)},
-                           trick=[[s, list(c)] for s, c in obs.trick])
-    return {"type": "play", "seat": obs.seat, "cards": engine.sample_play(stub, obs.seat, rng)}
+        return {"type": "bury", "seat": obs.seat,
+                "cards": rng.sample(list(obs.hand), engine.KITTY_SIZE)}
+    cards = engine.sample_hand_play(hand=list(obs.hand), trick=[(s, list(c)) for s, c in obs.trick],
+                                    ctx=obs.ctx, rng=rng)
+    return {"type": "play", "seat": obs.seat, "cards": cards}
 
 
-def decide(obs, level="basic", rng=None, **options):
+def decide(obs: Observation, level: str = "basic", rng: random.Random | None = None,
+           **options: Any) -> Action:
     """The action (bury or play) of a `level` bot seeing `obs`."""
     rng = rng or obs_rng(obs)
     if level == "random":
@@ -49,14 +61,14 @@ def decide(obs, level="basic", rng=None, **options):
     return basic.decide(obs)
 
 
-def decide_declaration(obs, level="basic"):
+def decide_declaration(obs: Observation, level: str = "basic") -> list[str] | None:
     """Cards to declare now, or None (the random bot never declares)."""
     if level == "random":
         return None
     return basic.decide_declaration(obs)
 
 
-def choose(*, table, game, seat: int, level: str) -> dict:
+def choose(*, table: TableStamp, game: engine.Game, seat: int, level: str) -> Action | None:
     """The server's entry point (games/runtime/writer.py `_bot_move`): the bot's action for
     `seat` in the bury or play phase. In the deal phases it returns a declare action,
     or None when the bot does not declare now."""
@@ -74,22 +86,22 @@ def choose(*, table, game, seat: int, level: str) -> dict:
     return random_decide(obs, rng)
 
 
-def is_legal(obs, action):
+def is_legal(obs: Observation, action: Action) -> bool:
     """Legality of a bury or play judged from the observation alone (RULES §4, §5)."""
     cards = action.get("cards") or []
     if action.get("seat") != obs.seat or Counter(cards) - Counter(obs.hand):
         return False
     if obs.phase == "bury":
-        return action["type"] == "bury" and len(cards) == 8
+        return action["type"] == "bury" and len(cards) == engine.KITTY_SIZE
     if action["type"] != "play" or obs.turn != obs.seat:
         return False
     ctx = obs.ctx
     if not obs.trick:
-        return bool(cards) and len({ctx.cls[c] for c in cards}) == 1
+        return engine.lead_refusal(list(obs.hand), cards, ctx) is None
     return engine.is_legal_follow(list(obs.trick[0][1]), list(obs.hand), cards, ctx)[0]
 
 
-def declaration(*, game, seat: int, level: str) -> dict | None:
+def declaration(*, game: engine.Game, seat: int, level: str) -> Action | None:
     """A declare action for `seat` now, or None (call it during the deal, see docs)."""
     obs = observe(game, seat)
     cards = decide_declaration(obs, level)

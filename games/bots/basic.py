@@ -8,31 +8,34 @@ times its points, minus what the cards are worth keeping (win cheaply, give poin
 partner who is surely winning, never waste trumps on a trick that is already ours).
 """
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from games import engine
-from games.engine.shapes import requirements, split
-from games.engine.tricks import play_value
+from games.engine.order import TrumpContext
+from games.engine.shapes import split
+from games.engine.tricks import LeadRanking
 
 from .cardsense import POINTS, TRUMP, by_class, follow_options, play_cost
-from .knowledge import Knowledge
+from .knowledge import BotTrick, Knowledge
+from .observation import Observation
+
+Scored = list[tuple[float, list[str]]]  # candidate plays with their scores
 
 COST_WEIGHT = 0.5
 LEAD_VALUE = 3.0
 
 
 # --- declarations (RULES §3) -------------------------------------------------------
-def trump_share(cards, level, trump):
+def trump_share(cards: Sequence[str], level: str, trump: str) -> float:
     """Fraction of `cards` that would be trumps if `trump` ("NT" or a suit) were fixed."""
     if not cards:
         return 0.0
-    n = 0
-    for c in cards:
-        if c in engine.JOKERS or c[1:] in (level, "2") or c[0] == trump:
-            n += 1
-    return n / len(cards)
+    ctx = engine.context(level, trump)
+    return sum(1 for c in cards if ctx.is_trump(c)) / len(cards)
 
 
-def decide_declaration(obs):
+def decide_declaration(obs: Observation) -> list[str] | None:
     """Cards to declare now, or None. Callable at any point of the deal (RULES §3.1)."""
     if not obs.can_declare:
         return None
@@ -43,13 +46,15 @@ def decide_declaration(obs):
     size = len(mine)
     if size < 8:
         return None
-    end = obs.phase == "last_chance" or obs.dealt >= 100
+    end = obs.phase == "last_chance" or obs.dealt >= engine.DEALT_CARDS
     progress = min(1.0, size / 25)
-    best = None
+    best: tuple[tuple[float, int], list[str]] | None = None
     for cards in obs.can_declare:
         if standing and standing[0] == obs.seat and len(cards) == 1 and standing[2] == 1:
             return list(cards)  # self-reinforce (§3.2): a pair cannot be overridden cheaply
-        strength, trump = engine.declaration_of(list(cards), obs.level)
+        found = engine.declaration_of(list(cards), obs.level)
+        assert found is not None  # can_declare lists declarations only
+        strength, trump = found
         share = trump_share(mine, obs.level, trump)
         if trump == "NT":
             need = 0.24
@@ -63,17 +68,17 @@ def decide_declaration(obs):
 
 
 # --- bury (RULES §4) ---------------------------------------------------------------
-def bury_cost(card, ctx, counts):
+def bury_cost(card: str, ctx: TrumpContext, counts: Mapping[str, int]) -> float:
     if ctx.cls[card] == TRUMP:
         return 40 + ctx.pos[card]
     return ctx.pos[card] + (6 if counts[card] >= 2 else 0) + 0.8 * POINTS[card]
 
 
-def decide_bury(obs):
+def decide_bury(obs: Observation) -> list[str]:
     return bury_options(obs)[0][1]
 
 
-def bury_options(obs):
+def bury_options(obs: Observation) -> Scored:
     """Candidate burys [(cost, cards)], cheapest first: for every set of non-trump suits
     that fits in 8 cards, void them and fill up with the cheapest other cards (trumps,
     points, pairs and high cards cost most); voiding a suit earns a bonus."""
@@ -83,7 +88,7 @@ def bury_options(obs):
     groups = by_class(hand, ctx)
     suits = [s for s in groups if s != TRUMP]
     cost = {c: bury_cost(c, ctx, counts) for c in counts}
-    out = []
+    out: Scored = []
     for mask in range(1 << len(suits)):
         voided = [s for i, s in enumerate(suits) if mask >> i & 1]
         chosen = [c for s in voided for c in groups[s]]
@@ -97,7 +102,7 @@ def bury_options(obs):
 
 
 # --- play (RULES §5) ---------------------------------------------------------------
-def decide_play(obs):
+def decide_play(obs: Observation) -> list[str]:
     k = Knowledge.from_observation(obs)
     k.kitty_points = kitty_estimate(obs, k)
     if not k.trick:
@@ -105,13 +110,13 @@ def decide_play(obs):
     return follow(k)
 
 
-def kitty_estimate(obs, k):
+def kitty_estimate(obs: Observation, k: Knowledge) -> float:
     if obs.kitty is not None and obs.phase == "play":
         return engine.points(list(obs.kitty))
     return kitty_guess(k)
 
 
-def kitty_guess(k):
+def kitty_guess(k: Knowledge) -> float:
     """Expected points in a bury this seat has not seen."""
     unseen = sum(k.unseen.values())
     if not unseen:
@@ -120,11 +125,11 @@ def kitty_guess(k):
     return 0.5 * pts * 8 / unseen  # dealers bury few points
 
 
-def lead(k):
+def lead(k: Knowledge) -> list[str]:
     return max(lead_options(k), key=lambda o: o[0])[1]
 
 
-def lead_options(k):
+def lead_options(k: Knowledge) -> Scored:
     """Scored candidate leads [(score, cards)], from one suit-class each."""
     ctx, me = k.ctx, k.seat
     hand = k.hand
@@ -132,7 +137,7 @@ def lead_options(k):
     opps = [(me + 1) % 4, (me + 3) % 4]
     partner = (me + 2) % 4
     dealer_team = k.dealer is not None and me % 2 == k.dealer % 2
-    options = []  # (score, cards)
+    options: list[tuple[float, Sequence[str]]] = []
     for lc, cards in groups.items():
         comps = split(cards, ctx)
         masters = [c for c in comps if k.comp_is_master(c, lc)]
@@ -174,7 +179,7 @@ def lead_options(k):
     return [(score, list(cards)) for score, cards in options]
 
 
-def _higher_unseen(k, lc, reqs, pairs, value):
+def _higher_unseen(k: Knowledge, lc: str, reqs: Sequence[int], pairs: int, value: int) -> bool:
     """Could the unseen cards hold a play of suit-class `lc` worth more than `value`?"""
     _, top, pair_top, truns = k._cls(lc)
     if reqs:
@@ -186,58 +191,34 @@ def _higher_unseen(k, lc, reqs, pairs, value):
 
 class TrickInfo:
     """The current trick's lead requirements and best play, computed once per decision
-    (the same comparison as engine.trick_winner, RULES §5.5)."""
+    with the engine's ranking of plays (RULES §5.5)."""
 
-    __slots__ = ("ctx", "lead_seat", "n", "lc", "reqs", "pairs", "throw", "best_seat", "best",
+    __slots__ = ("lead_seat", "ranking", "n", "lc", "reqs", "pairs", "throw", "best_seat", "best",
                  "points", "count")
 
-    def __init__(self, trick, ctx):
-        self.ctx = ctx
+    def __init__(self, trick: BotTrick, ctx: TrumpContext) -> None:
         self.lead_seat, lead = trick[0]
-        self.n = len(lead)
-        self.lc = ctx.cls[lead[0]]
-        comps = split(lead, ctx) if self.n > 1 else None
-        self.reqs, self.pairs = requirements(comps) if comps else ([], 0)
-        self.throw = self.n > 1 and len(comps) > 1
-        self.best_seat, self.best = self.lead_seat, (0, play_value(lead, ctx, self.reqs, self.pairs))
+        ranking = self.ranking = LeadRanking(lead, ctx)
+        self.n, self.lc, self.throw = ranking.n, ranking.lc, ranking.throw
+        self.reqs, self.pairs = ranking.reqs, ranking.pairs
+        self.best_seat, self.best = self.lead_seat, (0, ranking.lead_value)
         for seat, cards in trick[1:]:
-            rv = self.rank_value(cards)
+            rv = ranking.rank(cards)
             if rv is not None and rv > self.best:
                 self.best_seat, self.best = seat, rv
         self.points = sum(POINTS[c] for _, cs in trick for c in cs)
         self.count = len(trick)
 
-    def rank_value(self, cards):
-        """(0 following / 1 ruffing, value) of a play that can win, else None."""
-        ctx = self.ctx
-        cls = ctx.cls
-        pc = cls[cards[0]]
-        if self.n == 1:
-            if pc == self.lc:
-                return 0, ctx.pos[cards[0]]
-            return (1, ctx.pos[cards[0]]) if pc == TRUMP else None
-        if any(cls[c] != pc for c in cards):
-            return None
-        if pc == self.lc:
-            if self.throw:
-                return None
-            rank = 0
-        elif pc == TRUMP:
-            rank = 1
-        else:
-            return None
-        v = play_value(cards, ctx, self.reqs, self.pairs)
-        return None if v is None else (rank, v)
-
-    def after(self, seat, cards):
+    def after(self, seat: int, cards: Sequence[str]) -> tuple[int, tuple[int, int]]:
         """(winner, (rank, value)) once `seat` plays `cards`."""
-        rv = self.rank_value(cards)
+        rv = self.ranking.rank(cards)
         if rv is not None and rv > self.best:
             return seat, rv
         return self.best_seat, self.best
 
 
-def team_win_chance(k, info, winner, best, played):
+def team_win_chance(k: Knowledge, info: TrickInfo, winner: int, best: tuple[int, int],
+                    played: int) -> float:
     """Rough chance that `winner`'s team keeps the trick after `played` plays."""
     lc, reqs, pairs = info.lc, info.reqs, info.pairs
     rank, value = best
@@ -263,25 +244,25 @@ def team_win_chance(k, info, winner, best, played):
     return 1.0 - risk
 
 
-def follow(k):
+def follow(k: Knowledge) -> list[str]:
     options = follow_options(k.trick[0][1], k.hand, k.ctx)
     if len(options) == 1:
         return options[0]
     return max(follow_scores(k, options), key=lambda o: o[0])[1]
 
 
-def follow_scores(k, options):
+def follow_scores(k: Knowledge, options: Sequence[list[str]]) -> Scored:
     """[(score, play)] for candidate follows: chance our team takes the trick times its
     points, a little for winning the lead, minus what the cards are worth keeping."""
     ctx, me = k.ctx, k.seat
     info = TrickInfo(k.trick, ctx)
     lead = k.trick[0][1]
     counts = Counter(k.hand)
-    base = info.points
+    base: float = info.points
     if len(k.hand) == len(lead):
         base += bonus_at_stake(k, lead)
     played = info.count + 1
-    out = []
+    out: Scored = []
     for play in options:
         pts = base + sum(POINTS[c] for c in play)
         winner, best = info.after(me, play)
@@ -295,13 +276,13 @@ def follow_scores(k, options):
     return out
 
 
-def bonus_at_stake(k, lead):
+def bonus_at_stake(k: Knowledge, lead: Sequence[str]) -> float:
     mult = engine.kitty_multiplier(lead, k.ctx)
     pts = kitty_guess(k) if k.kitty_points is None else k.kitty_points
     return mult * pts
 
 
-def decide(obs):
+def decide(obs: Observation) -> dict[str, Any]:
     """The basic bot's action for its seat (bury or play), as an engine action dict."""
     if obs.phase == "bury":
         return {"type": "bury", "seat": obs.seat, "cards": decide_bury(obs)}

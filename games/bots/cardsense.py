@@ -1,13 +1,15 @@
 """Small card helpers shared by the bots: values, grouping, candidate follows and ruffs.
 
 Every play built here is checked legal by the caller's policy through `is_legal_follow`
-(follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2).
+(follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2); when
+there are few legal follows, the engine lists them (`legal_follows`).
 """
 import random
 from collections import Counter
-from types import SimpleNamespace
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from games import engine
+from games.engine.order import TrumpContext
 from games.engine.shapes import fit_tractors, requirements, split
 
 TRUMP = engine.TRUMP_CLASS
@@ -15,14 +17,14 @@ POINTS = {c: engine.points([c]) for c in engine.CODES}
 ENUM_CAP = 60
 
 
-def keep_value(card, ctx):
+def keep_value(card: str, ctx: TrumpContext) -> int:
     """How much a card is worth keeping (higher = better card): trumps above all."""
     if ctx.cls[card] == TRUMP:
         return 14 + ctx.pos[card]
     return ctx.pos[card]
 
 
-def play_cost(cards, hand_counts, ctx):
+def play_cost(cards: Iterable[str], hand_counts: Mapping[str, int], ctx: TrumpContext) -> float:
     """What playing `cards` gives up: their keep values, plus broken pairs."""
     cost = 0.0
     used = Counter(cards)
@@ -33,52 +35,29 @@ def play_cost(cards, hand_counts, ctx):
     return cost
 
 
-def by_class(cards, ctx):
-    out = {}
+def by_class(cards: Iterable[str], ctx: TrumpContext) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
     for c in cards:
         out.setdefault(ctx.cls[c], []).append(c)
     return out
 
 
-def multisets(counts, k, cap):
-    """Up to `cap` distinct sub-multisets of size k (None when there are more)."""
-    items = sorted(counts.items())
-    out = []
-
-    def rec(i, k, acc):
-        if len(out) > cap:
-            return
-        if k == 0:
-            out.append(list(acc))
-            return
-        if i == len(items):
-            return
-        c, n = items[i]
-        left = sum(m for _, m in items[i + 1:])
-        for take in range(min(n, k), -1, -1):
-            if left < k - take:
-                break
-            rec(i + 1, k - take, acc + [c] * take)
-
-    rec(0, k, [])
-    return None if len(out) > cap else out
-
-
-def pick_cards(pool, need, key):
+def pick_cards(pool: Iterable[str], need: int, key: Callable[[str], tuple[object, ...]]) -> list[str]:
     """`need` cards of `pool` with the smallest key."""
     return sorted(pool, key=key)[:need]
 
 
-def structured(pool, lead, ctx, high, rich=False):
+def structured(pool: Iterable[str], lead: Sequence[str], ctx: TrumpContext, high: bool,
+               rich: bool = False) -> list[str]:
     """Cards from `pool` (one suit-class) with as much of the lead's structure as the
     pool allows: its tractors, then pairs, then singles; high or low pieces (`rich`:
     point cards first among the singles)."""
     n = len(lead)
     reqs, pairs_led = requirements(split(lead, ctx)) if n > 1 else ([], 0)
     counts = Counter(pool)
-    chosen = []
+    chosen: list[str] = []
     if reqs:
-        by_pos = {}
+        by_pos: dict[int, list[str]] = {}
         for c, m in counts.items():
             if m >= 2:
                 by_pos.setdefault(ctx.pos[c], []).append(c)
@@ -106,7 +85,7 @@ def structured(pool, lead, ctx, high, rich=False):
     return chosen + left[:n - len(chosen)]
 
 
-def follow_options(lead, hand, ctx):
+def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
     """A small set of distinct legal follows to `lead` covering the useful choices:
     every choice when there are few; else low, high and point-rich constructions;
     plus discards and matching ruffs when short in the led suit-class."""
@@ -114,13 +93,17 @@ def follow_options(lead, hand, ctx):
     lc = ctx.cls[lead[0]]
     suit = [c for c in hand if ctx.cls[c] == lc]
     rest = [c for c in hand if ctx.cls[c] != lc]
-    out = []
+    out: list[list[str]] = []
     if len(suit) <= n:
         need = n - len(suit)
         if need == 0:
             return [suit]
-        low = lambda c: (ctx.cls[c] == TRUMP, POINTS[c] > 0, keep_value(c, ctx))
-        rich = lambda c: (ctx.cls[c] == TRUMP, -POINTS[c], keep_value(c, ctx))
+        def low(c: str) -> tuple[bool, bool, int]:
+            return ctx.cls[c] == TRUMP, POINTS[c] > 0, keep_value(c, ctx)
+
+        def rich(c: str) -> tuple[bool, int, int]:
+            return ctx.cls[c] == TRUMP, -POINTS[c], keep_value(c, ctx)
+
         out.append(suit + pick_cards(rest, need, low))
         out.append(suit + pick_cards(rest, need, rich))
         if not suit and lc != TRUMP:
@@ -128,7 +111,7 @@ def follow_options(lead, hand, ctx):
             if len(trumps) >= n:
                 out += ruff_options(lead, trumps, ctx)
     elif n == 1:
-        out = [[c] for c in set(suit)]
+        out = [[c] for c in dict.fromkeys(suit)]  # distinct, in hand order (not hash order)
     else:
         comps = split(lead, ctx)
         reqs, pairs_led = requirements(comps)
@@ -140,26 +123,25 @@ def follow_options(lead, hand, ctx):
         elif n == 2:
             out = [[c, c] for c in pairs]
         else:
-            combos = multisets(Counter(suit), n, ENUM_CAP)
+            combos = engine.legal_follows(lead, hand, ctx, cap=ENUM_CAP)
             if combos is not None:
-                out = [p for p in combos if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]]
+                out = combos
             else:
                 out = []
-                for high, rich in ((False, False), (True, False), (False, True)):
-                    p = structured(suit, lead, ctx, high, rich)
+                for high, point_rich in ((False, False), (True, False), (False, True)):
+                    p = structured(suit, lead, ctx, high, point_rich)
                     if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]:
                         out.append(p)
     if not out:  # not reached in practice: a random legal follow, built by the engine
-        stub = SimpleNamespace(level=ctx.level, trump=ctx.trump, hands={0: list(hand)},
-                               trick=[[1, list(lead)]])
-        out = [engine.sample_play(stub, 0, random.Random(0))]
+        out = [engine.sample_hand_play(hand=list(hand), trick=[(1, list(lead))], ctx=ctx,
+                                       rng=random.Random(0))]
     return _dedupe(out)
 
 
-def ruff_options(lead, trumps, ctx):
+def ruff_options(lead: Sequence[str], trumps: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
     n = len(lead)
     if n == 1:
-        return [[c] for c in set(trumps)]
+        return [[c] for c in dict.fromkeys(trumps)]  # distinct, in hand order
     reqs, pairs_led = requirements(split(lead, ctx))
     if not reqs and pairs_led == 0:
         # singles only: the n highest (surest) and the n lowest trumps
@@ -168,8 +150,9 @@ def ruff_options(lead, trumps, ctx):
     return [structured(trumps, lead, ctx, high) for high in (False, True)]
 
 
-def _dedupe(plays):
-    seen, out = set(), []
+def _dedupe(plays: Iterable[list[str]]) -> list[list[str]]:
+    seen: set[tuple[str, ...]] = set()
+    out: list[list[str]] = []
     for p in plays:
         key = tuple(sorted(p))
         if key not in seen:

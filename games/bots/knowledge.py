@@ -5,14 +5,21 @@ declared cards still held, and whether a component can still be beaten.
 build it directly with `Knowledge.make` from their own simulated state.
 """
 from collections import Counter
+from collections.abc import Sequence
 
 from games import engine
-from games.engine.shapes import runs, split
+from games.engine.shapes import Component, runs, split
+
+from .observation import Observation
+
+BotTrick = list[tuple[int, list[str]]]  # a trick as the bots keep it: [(seat, cards), ...]
+ClassFacts = tuple[int, int, int, list[tuple[int, int]]]  # see Knowledge._cls
 
 FULL = Counter(engine.full_deck())
 
 
-def trick_voids(leader_plays, ctx, voids):
+def trick_voids(leader_plays: Sequence[tuple[int, Sequence[str]]], ctx: engine.TrumpContext,
+                voids: list[set[str]]) -> None:
     """Add to `voids` (seat -> set of suit-classes) what one trick shows: a follower who
     played fewer cards of the led suit-class than were led has none left (RULES §5.4)."""
     (lead_seat, lead), *rest = leader_plays
@@ -27,9 +34,25 @@ class Knowledge:
     __slots__ = ("seat", "ctx", "dealer", "hand", "trick", "unseen", "voids", "known",
                  "hand_counts", "tricks_done", "defender_points", "kitty_points", "_cls_cache")
 
+    seat: int
+    ctx: engine.TrumpContext
+    dealer: int
+    hand: list[str]
+    trick: BotTrick           # the current trick (a rollout sets it before each decision)
+    unseen: Counter[str]      # cards this seat has not seen anywhere yet
+    voids: list[set[str]]     # per seat, suit-classes it has shown it lacks
+    known: list[Counter[str]] | None  # per seat, declared cards still held
+    hand_counts: list[int] | None
+    tricks_done: int
+    defender_points: int
+    kitty_points: float | None  # estimated points in the bury; None: guess (kitty_guess)
+    _cls_cache: dict[str, ClassFacts]
+
     @classmethod
-    def make(cls, *, seat, ctx, dealer, hand, trick, unseen, voids, known, hand_counts,
-             tricks_done, defender_points):
+    def make(cls, *, seat: int, ctx: engine.TrumpContext, dealer: int, hand: list[str],
+             trick: BotTrick, unseen: Counter[str], voids: list[set[str]],
+             known: list[Counter[str]] | None, hand_counts: list[int] | None,
+             tricks_done: int, defender_points: int) -> "Knowledge":
         k = cls.__new__(cls)
         k.seat, k.ctx, k.dealer, k.hand, k.trick = seat, ctx, dealer, hand, trick
         k.unseen, k.voids, k.known, k.hand_counts = unseen, voids, known, hand_counts
@@ -39,11 +62,12 @@ class Knowledge:
         return k
 
     @classmethod
-    def from_observation(cls, obs):
+    def from_observation(cls, obs: Observation) -> "Knowledge":
         ctx = obs.ctx
-        played = Counter()
-        voids = [set(), set(), set(), set()]
-        by_seat = [Counter(), Counter(), Counter(), Counter()]
+        assert obs.dealer is not None, "bots decide from the bury on, when the dealer is known"
+        played: Counter[str] = Counter()
+        voids: list[set[str]] = [set(), set(), set(), set()]
+        by_seat: list[Counter[str]] = [Counter(), Counter(), Counter(), Counter()]
         for _, plays, _, _ in obs.tricks:
             trick_voids(plays, ctx, voids)
             for s, cards in plays:
@@ -64,13 +88,13 @@ class Knowledge:
                         defender_points=obs.defender_points)
 
     # --- per suit-class facts about the unseen cards ---------------------------
-    def _cls(self, lc):
+    def _cls(self, lc: str) -> ClassFacts:
         got = self._cls_cache.get(lc)
         if got is None:
             cls, pos = self.ctx.cls, self.ctx.pos
             cards = [c for c, n in self.unseen.items() if n and cls[c] == lc]
             top = max((pos[c] for c in cards), default=-1)
-            pp = {}
+            pp: dict[int, int] = {}
             for c in cards:
                 if self.unseen[c] >= 2:
                     pp[pos[c]] = pp.get(pos[c], 0) + 1
@@ -79,10 +103,10 @@ class Knowledge:
             self._cls_cache[lc] = got
         return got
 
-    def unseen_count(self, lc):
+    def unseen_count(self, lc: str) -> int:
         return self._cls(lc)[0]
 
-    def comp_is_master(self, comp, lc):
+    def comp_is_master(self, comp: Component, lc: str) -> bool:
         """True when no unseen cards could form a strictly higher component of the same
         shape in suit-class `lc` (the test of RULES §5.3, against every unseen card)."""
         _, top, pair_top, truns = self._cls(lc)
@@ -92,7 +116,7 @@ class Knowledge:
             return pair_top <= comp.top
         return not any(length >= comp.pairs and t > comp.top for t, length in truns)
 
-    def is_safe_lead(self, cards):
+    def is_safe_lead(self, cards: Sequence[str]) -> bool:
         """A lead (single, pair, tractor or throw) no other seat can beat inside its own
         suit-class, judged from public information and the own hand only."""
         ctx = self.ctx
@@ -102,7 +126,7 @@ class Knowledge:
             return True
         return all(self.comp_is_master(c, lc) for c in split(cards, ctx))
 
-    def may_ruff(self, seat, lc):
+    def may_ruff(self, seat: int, lc: str) -> bool:
         """Could `seat` ruff a lead of non-trump suit `lc`? (shown void, or few left)."""
         if lc == engine.TRUMP_CLASS or engine.TRUMP_CLASS in self.voids[seat]:
             return False
@@ -110,14 +134,14 @@ class Knowledge:
             return True
         return self.unseen_count(lc) <= 2
 
-    def may_hold(self, seat, lc):
+    def may_hold(self, seat: int, lc: str) -> bool:
         return lc not in self.voids[seat]
 
 
-def declared_held(obs, by_seat):
+def declared_held(obs: Observation, by_seat: list[Counter[str]]) -> list[Counter[str]]:
     """Per seat, the declared cards (shown face up, RULES §3.3) not yet played."""
-    areas = [Counter(), Counter(), Counter(), Counter()]
-    shown = [Counter(), Counter(), Counter(), Counter()]
+    areas: list[Counter[str]] = [Counter(), Counter(), Counter(), Counter()]
+    shown: list[Counter[str]] = [Counter(), Counter(), Counter(), Counter()]
     owner = None
     for seat, cards, _, _, reinforce in obs.declarations:
         if not reinforce and owner is not None:

@@ -3,14 +3,17 @@
 Declarations: after each dealt card the seat that received it may declare (its own
 checkpoint), and every seat gets one more look in the last-chance window (RULES §3.4).
 """
+import random
 import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from games import engine
 
 from . import decide, decide_declaration, observe
 
 
-def fresh_hand(seed, *, dealer, level):
+def fresh_hand(seed: str, *, dealer: int, level: str) -> engine.Game:
     """A Game about to deal hand 2 of a match at `level` for both teams, dealer fixed
     (so both runs of a duplicate deal have the same dealer seat and cards)."""
     game = engine.Game.new()
@@ -21,7 +24,7 @@ def fresh_hand(seed, *, dealer, level):
     return game
 
 
-def _declare(game, seat, level):
+def _declare(game: engine.Game, seat: int, level: str) -> None:
     if level == "random" or not engine.legal_declarations(game, seat):
         return
     cards = decide_declaration(observe(game, seat), level)
@@ -29,24 +32,30 @@ def _declare(game, seat, level):
         engine.apply(game, {"type": "declare", "seat": seat, "cards": list(cards)})
 
 
-def play_hand(game, levels, rng, times=None, options=None):
+def play_hand(game: engine.Game, levels: Sequence[str], rng: random.Random,
+              times: dict[str, list[float]] | None = None,
+              options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """Deal, declare, bury and play one hand; `levels[seat]` is each seat's bot level.
     Appends each bury/play decision's seconds to `times[level]`. Returns the result."""
     options = options or {}
     while game.phase == "deal":
         engine.apply(game, {"type": "deal"})
-        _declare(game, (game.first + game.dealt - 1) % 4, levels[(game.first + game.dealt - 1) % 4])
+        assert game.first is not None  # set by start_hand
+        receiver = engine.deal_receiver(first=game.first, index=game.dealt - 1)
+        _declare(game, receiver, levels[receiver])
     for seat in range(4):
         _declare(game, seat, levels[seat])
     engine.apply(game, {"type": "fix_trump"})
     while game.phase in ("bury", "play"):
-        seat = game.turn
-        level = levels[seat]
+        turn = game.turn
+        assert turn is not None  # someone is to bury or play
+        level = levels[turn]
         t0 = time.perf_counter()
-        action = decide(observe(game, seat), level, rng, **options.get(level, {}))
+        action = decide(observe(game, turn), level, rng, **options.get(level, {}))
         if times is not None:
             times.setdefault(level, []).append(time.perf_counter() - t0)
         engine.apply(game, action)
+    assert game.result is not None  # the hand was scored
     return game.result
 
 
@@ -56,14 +65,14 @@ T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 
        10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00}
 
 
-def t95(df):
+def t95(df: int) -> float:
     """Two-sided 95% Student t quantile (table, rounded down to the nearest df given)."""
     if df >= 120:
         return 1.96
     return T95[max(d for d in T95 if d <= max(df, 1))]
 
 
-def mean_ci(values):
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     n = len(values)
     mean = sum(values) / n
     if n < 2:
@@ -73,7 +82,7 @@ def mean_ci(values):
     return mean, mean - half, mean + half
 
 
-def wilson_ci(p, n, z=1.96):
+def wilson_ci(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion (draws count as half a win)."""
     if n == 0:
         return float("nan"), float("nan")
@@ -82,21 +91,24 @@ def wilson_ci(p, n, z=1.96):
     return centre - half, centre + half
 
 
-def signed_levels(result, team_a):
+def signed_levels(result: Mapping[str, Any], team_a: int) -> int:
     change = result["level_change"]
-    return change["levels"] if change["team"] == team_a else -change["levels"]
+    levels: int = change["levels"]
+    return levels if change["team"] == team_a else -levels
 
 
-def run_duplicate(a, b, *, deals, seed, seconds=None, options=None, on_pair=None):
+def run_duplicate(a: str, b: str, *, deals: int, seed: str, seconds: float | None = None,
+                  options: Mapping[str, Mapping[str, Any]] | None = None,
+                  on_pair: Callable[[int, list[float]], object] | None = None) -> dict[str, Any]:
     """Play up to `deals` deals twice (A on seats 0/2, then A on 1/3) with the same cards,
     dealer seat and level; stop starting new deals after `seconds`. Returns a dict of
     per-pair A level gains (the mean of its two hands), pair scores (1 win, ½ draw, 0
     loss by the pair's summed levels), points and decision times by level."""
-    import random
-
     rng = random.Random(seed)
-    times = {}
-    pair_levels, pair_scores, pair_points = [], [], []
+    times: dict[str, list[float]] = {}
+    pair_levels: list[float] = []
+    pair_scores: list[float] = []
+    pair_points: list[float] = []
     start = time.perf_counter()
     for i in range(deals):
         if seconds is not None and time.perf_counter() - start > seconds:
@@ -121,6 +133,6 @@ def run_duplicate(a, b, *, deals, seed, seconds=None, options=None, on_pair=None
             "seconds": time.perf_counter() - start}
 
 
-def percentile(values, q):
+def percentile(values: Sequence[float], q: float) -> float:
     v = sorted(values)
     return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")

@@ -9,9 +9,14 @@ sees (RULES §9 "cards played to tricks, trick winners, points won"); the view i
 shows only the last one. Nothing else of `game` is read: no other hand, no deck, no
 kitty for a non-dealer.
 """
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from games import engine
+from games.engine.cards import Play
+
+Cards = tuple[str, ...]
+Plays = tuple[tuple[int, Cards], ...]  # ((seat, cards), ...), lead first
 
 
 @dataclass(frozen=True)
@@ -20,33 +25,33 @@ class Observation:
     phase: str
     hand_no: int
     level: str
-    levels: tuple          # (team 0 level, team 1 level)
+    levels: tuple[str, str]  # (team 0 level, team 1 level)
     dealer: int | None
     trump: str | None
     dealt: int
-    hand: tuple            # own cards, display order
-    hand_counts: tuple     # cards held by seats 0..3
-    standing: tuple | None  # (seat, cards, strength, trump)
-    declarations: tuple    # ((seat, cards, strength, trump, reinforce), ...)
+    hand: Cards            # own cards, display order
+    hand_counts: tuple[int, ...]  # cards held by seats 0..3
+    standing: tuple[int, Cards, int, str] | None  # (seat, cards, strength, trump)
+    declarations: tuple[tuple[int, Cards, int, str, bool], ...]  # (seat, cards, strength, trump, reinforce)
     flipped: str | None
-    kitty: tuple | None    # dealer only: picked-up kitty (bury) / own bury (play)
+    kitty: Cards | None    # dealer only: picked-up kitty (bury) / own bury (play)
     turn: int | None
     leader: int | None
-    trick: tuple           # current trick: ((seat, cards), ...)
-    tricks: tuple          # finished tricks: ((leader, ((seat, cards), ...), winner, points), ...)
+    trick: Plays           # current trick
+    tricks: tuple[tuple[int, Plays, int, int], ...]  # finished: (leader, plays, winner, points)
     defender_points: int
     penalties: int
-    can_declare: tuple     # card lists this seat may declare now
+    can_declare: tuple[Cards, ...]  # card lists this seat may declare now
 
     @property
-    def partner(self):
+    def partner(self) -> int:
         return (self.seat + 2) % 4
 
     @property
-    def ctx(self):
+    def ctx(self) -> engine.TrumpContext:
         return engine.context(self.level, self.trump)
 
-    def cards_seen(self):
+    def cards_seen(self) -> list[str]:
         """Every card code in the observation (the honesty test checks this list)."""
         out = list(self.hand)
         if self.standing:
@@ -66,11 +71,11 @@ class Observation:
         return out
 
 
-def _plays(plays):
+def _plays(plays: Iterable[Play]) -> Plays:
     return tuple((s, tuple(c)) for s, c in plays)
 
 
-def observe(game, seat):
+def observe(game: engine.Game, seat: int) -> Observation:
     """The Observation of `seat` (0-3) for `game` (see the module doc for what is read)."""
     v = engine.view(game, seat)
     st = v["standing"]

@@ -10,14 +10,22 @@ mean result, a smooth version of the level outcome (RULES §7.2), dropping candi
 that fall clearly behind and stopping at the time budget. Declarations and the bury
 are the basic bot's.
 """
+import random
 import time
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from games import engine
 
 from . import basic
 from .cardsense import POINTS, TRUMP, follow_options
-from .knowledge import Knowledge, trick_voids
+from .knowledge import BotTrick, Knowledge, trick_voids
+from .observation import Observation
+
+Slot = int | str            # a seat, or "kitty" for the bury
+World = dict[Slot, list[str]]  # the cards this seat cannot see, dealt out
+Evaluate = Callable[["Rollout", list[str]], float]
 
 BUDGET = 0.6         # seconds per decision (p95 well under 1 s)
 MAX_WORLDS = 400
@@ -30,7 +38,8 @@ TRUMP_DEALER, TRUMP_DECLARER, TRUMP_BURY = 1.5, 1.3, 0.15
 NON_TRUMP_BURY, POINT_BURY = 1.0, 0.4
 
 
-def decide(obs, rng, budget=BUDGET, worlds=MAX_WORLDS, candidates=CANDIDATES):
+def decide(obs: Observation, rng: random.Random, budget: float = BUDGET, worlds: int = MAX_WORLDS,
+           candidates: int = CANDIDATES) -> dict[str, Any]:
     if obs.phase == "bury":
         return {"type": "bury", "seat": obs.seat,
                 "cards": decide_bury(obs, rng, budget, worlds, candidates)}
@@ -46,9 +55,10 @@ def decide(obs, rng, budget=BUDGET, worlds=MAX_WORLDS, candidates=CANDIDATES):
     return {"type": "play", "seat": obs.seat, "cards": search.best()}
 
 
-def decide_bury(obs, rng, budget, worlds, candidates):
+def decide_bury(obs: Observation, rng: random.Random, budget: float, worlds: int,
+                candidates: int) -> list[str]:
     """The dealer's bury: the basic bot's cheapest burys, played out from the first lead."""
-    cands = []
+    cands: list[list[str]] = []
     for _, cards in basic.bury_options(obs):
         if all(sorted(cards) != sorted(c) for c in cands):
             cands.append(cards)
@@ -58,7 +68,7 @@ def decide_bury(obs, rng, budget, worlds, candidates):
         return cands[0]
     k = Knowledge.from_observation(obs)
 
-    def evaluate(r, bury):
+    def evaluate(r: Rollout, bury: list[str]) -> float:
         return r.play(None, bury=bury)
 
     search = Search(obs, k, cands, rng, evaluate)
@@ -66,7 +76,7 @@ def decide_bury(obs, rng, budget, worlds, candidates):
     return search.best()
 
 
-def candidate_plays(k, n):
+def candidate_plays(k: Knowledge, n: int) -> list[list[str]]:
     """The basic bot's n best plays, its own choice first."""
     if not k.trick:
         scored = basic.lead_options(k)
@@ -76,7 +86,8 @@ def candidate_plays(k, n):
             return options
         scored = basic.follow_scores(k, options)
     scored.sort(key=lambda o: -o[0])
-    out, seen = [], set()
+    out: list[list[str]] = []
+    seen: set[tuple[str, ...]] = set()
     for _, cards in scored:
         key = tuple(sorted(cards))
         if key not in seen:
@@ -86,17 +97,19 @@ def candidate_plays(k, n):
 
 
 # --- sampling worlds --------------------------------------------------------------------
-def sample_world(obs, k, rng):
+def sample_world(obs: Observation, k: Knowledge, rng: random.Random) -> World | None:
     """Hands for the other seats (and the bury if unseen) consistent with what `obs`
     shows; None if the random fill got stuck (the caller retries, then relaxes voids)."""
     me = obs.seat
     ctx = k.ctx
     slots = [s for s in range(4) if s != me]
-    room = {s: obs.hand_counts[s] for s in slots}
-    hands = {s: [] for s in slots}
+    room: dict[Slot, int] = {s: obs.hand_counts[s] for s in slots}
+    hands: World = {s: [] for s in slots}
     pool = Counter(k.unseen)
+    known = k.known
+    assert known is not None  # from the observation (a rollout's Knowledge has none)
     for s in slots:  # declared cards not yet played are in their owner's hand (§3.3)
-        for c, n in k.known[s].items():
+        for c, n in known[s].items():
             n = min(n, pool[c], room[s])
             if n > 0:
                 hands[s] += [c] * n
@@ -104,18 +117,20 @@ def sample_world(obs, k, rng):
                 room[s] -= n
     kitty_hidden = obs.dealer != me
     if kitty_hidden:
-        room["kitty"], hands["kitty"] = 8, []
+        room["kitty"], hands["kitty"] = engine.KITTY_SIZE, []
     # Priors from habits: the dealer kept trumps and buried few; a declarer is long in
     # trumps; burys hold few points.
-    trump_bias = {"kitty": TRUMP_BURY, obs.dealer: TRUMP_DEALER}
+    assert obs.dealer is not None
+    trump_bias: dict[Slot, float] = {"kitty": TRUMP_BURY, obs.dealer: TRUMP_DEALER}
     if obs.standing and obs.standing[0] != obs.dealer:
         trump_bias[obs.standing[0]] = TRUMP_DECLARER
     cards = list(pool.elements())
     rng.shuffle(cards)
     cls = ctx.cls
-    eligible = {}
+    eligible: dict[str, list[Slot]] = {}
     for lc in {cls[c] for c in cards}:
-        eligible[lc] = [s for s in slots if lc not in k.voids[s]] + (["kitty"] if kitty_hidden else [])
+        seats: list[Slot] = [s for s in slots if lc not in k.voids[s]]
+        eligible[lc] = seats + (["kitty"] if kitty_hidden else [])
     cards.sort(key=lambda c: len(eligible[cls[c]]))
     for c in cards:
         opts = [s for s in eligible[cls[c]] if room[s] > 0]
@@ -127,13 +142,13 @@ def sample_world(obs, k, rng):
             weights = [room[s] * (NON_TRUMP_BURY if s == "kitty" else 1.0) for s in opts]
         if POINTS[c]:
             weights = [w * (POINT_BURY if s == "kitty" else 1.0) for s, w in zip(opts, weights)]
-        s = rng.choices(opts, weights)[0]
-        hands[s].append(c)
-        room[s] -= 1
+        slot = rng.choices(opts, weights)[0]
+        hands[slot].append(c)
+        room[slot] -= 1
     return hands
 
 
-def relaxed_world(obs, k, rng):
+def relaxed_world(obs: Observation, k: Knowledge, rng: random.Random) -> World | None:
     voids = k.voids
     k.voids = [set(), set(), set(), set()]
     try:
@@ -143,44 +158,34 @@ def relaxed_world(obs, k, rng):
 
 
 # --- rollouts ---------------------------------------------------------------------------
-def level_utility(score):
-    """Defenders' smooth level outcome for a defenders' score (RULES §7.2)."""
-    s = max(score, 0)
-    if s == 0:
-        steps = -3
-    elif s < 80:
-        steps = -2 if s < 40 else -1
-    else:
-        steps = (s - 80) // 40
-    return steps + s / 80
+def level_utility(score: int) -> float:
+    """Defenders' smooth level outcome for a defenders' score: the levels it moves
+    (RULES §7.2, negative when the dealer's team goes up) plus a share for the points."""
+    side, steps = engine.level_change(score)
+    return (steps if side == "defenders" else -steps) + max(score, 0) / 80
 
 
 class Rollout:
     """One world (every hand and the bury), played out to the end of the hand."""
 
-    def __init__(self, obs, k, world):
+    def __init__(self, obs: Observation, k: Knowledge, world: World) -> None:
         self.obs = obs
         me = obs.seat
-        hands = [None] * 4
-        hands[me] = list(obs.hand)
-        for s in range(4):
-            if s != me:
-                hands[s] = world[s]
+        hands = [list(obs.hand) if s == me else world[s] for s in range(4)]
         buried = world["kitty"] if "kitty" in world else list(obs.kitty or ())
         ctx = obs.ctx
         self.hands, self.buried = [ctx.sort(h) for h in hands], buried
         self.voids = [set(v) for v in k.voids]
 
-    def play(self, first, bury=None):
+    def play(self, first: list[str] | None, bury: list[str] | None = None) -> float:
         """Play `first` for this seat, then the rest of the hand by basic policies; returns
-        the result for this seat's team. Tricks are run with the engine's public rules
-        (check_throw, trick_winner, kitty_bonus) and no re-validation: basic plays are
-        legal (tests/test_bots.py)."""
+        the result for this seat's team. The engine's playout applies the rules (§5.3-§7)
+        without re-validation: basic plays are legal (tests/test_bots.py)."""
         obs = self.obs
         ctx = obs.ctx
         cls = ctx.cls
         dealer = obs.dealer
-        dealer_team = dealer % 2
+        assert dealer is not None
         hands = [list(h) for h in self.hands]
         buried = self.buried
         if bury is not None:  # the dealer's own bury, then its first lead (RULES §4, §5.2)
@@ -190,9 +195,9 @@ class Rollout:
             buried = bury
         voids = [set(v) for v in self.voids]
         # What each seat cannot see: the other hands, and the bury unless it is the dealer.
-        unseen = []
+        unseen: list[Counter[str]] = []
         for s in range(4):
-            u = Counter()
+            u: Counter[str] = Counter()
             for t in range(4):
                 if t != s:
                     u.update(hands[t])
@@ -203,29 +208,22 @@ class Rollout:
         # One Knowledge per seat for the whole rollout, kept up to date play by play.
         kns = []
         for s in range(4):
-            kn = Knowledge.make(seat=s, ctx=ctx, dealer=dealer, hand=hands[s], trick=None,
+            kn = Knowledge.make(seat=s, ctx=ctx, dealer=dealer, hand=hands[s], trick=[],
                                 unseen=unseen[s], voids=voids, known=None, hand_counts=None,
                                 tricks_done=0, defender_points=0)
             kn.kitty_points = kitty_points if s == dealer else None  # None: guessed
             kns.append(kn)
-        trick = [(s, list(c)) for s, c in obs.trick]
+        trick: BotTrick = [(s, list(c)) for s, c in obs.trick]
         seat = obs.seat
-        points, penalties = obs.defender_points, obs.penalties
+        playout = engine.Playout(ctx=ctx, dealer=dealer, hands=hands, buried=buried, trick=trick,
+                                 turn=seat, defender_points=obs.defender_points,
+                                 penalties=obs.penalties)
         cards = first
         if cards is None:
             kns[seat].trick = trick
             cards = basic.lead(kns[seat]) if not trick else basic.follow(kns[seat])
         while True:
-            if not trick and len(cards) > 1:
-                failed = engine.check_throw(cards, seat, hands, ctx)  # RULES §5.3
-                if failed is not None:
-                    pen = failed["penalty"]
-                    penalties += pen if seat % 2 == dealer_team else -pen
-                    cards = failed["forced"]
-            hand = hands[seat]
-            for c in cards:
-                hand.remove(c)
-            trick.append((seat, cards))
+            cards = playout.play(cards)  # `trick` now holds this play (a finished trick too)
             changed = {cls[c] for c in cards}
             for s in range(4):
                 if s != seat:
@@ -235,50 +233,41 @@ class Rollout:
                         cache.pop(lc, None)
             if len(trick) > 1:
                 trick_voids([trick[0], trick[-1]], ctx, voids)
-            if len(trick) == 4:
-                winner = engine.trick_winner(trick, ctx)  # RULES §5.5
-                if winner % 2 != dealer_team:
-                    points += sum(POINTS[c] for _, cs in trick for c in cs)
-                if not hands[winner]:
-                    lead = trick[0][1]
-                    won = winner % 2 != dealer_team
-                    points += engine.kitty_bonus(lead, buried, ctx, won) + penalties  # §6, §7.1
-                    break
-                seat = winner
-                trick = []
-            else:
-                seat = (seat + 1) % 4
+            if playout.score is not None:
+                break
+            seat, trick = playout.turn, playout.trick
             kn = kns[seat]
             kn.trick = trick
             cards = basic.lead(kn) if not trick else basic.follow(kn)
-        u = level_utility(points)
-        return -u if obs.seat % 2 == dealer_team else u
+        utility = level_utility(playout.score)
+        return utility if engine.is_defender(obs.seat, dealer) else -utility
 
 
 class Search:
     """Candidates evaluated on the same worlds; values[i][w] = result of i in world w."""
 
-    def __init__(self, obs, k, cands, rng, evaluate):
+    def __init__(self, obs: Observation, k: Knowledge, cands: list[list[str]], rng: random.Random,
+                 evaluate: Evaluate) -> None:
         self.obs, self.k, self.cands, self.rng = obs, k, cands, rng
         self.evaluate = evaluate
         self.active = list(range(len(cands)))
-        self.values = [[] for _ in cands]
+        self.values: list[list[float]] = [[] for _ in cands]
         self.worlds = 0
 
-    def world(self):
+    def world(self) -> World | None:
         for _ in range(20):
             w = sample_world(self.obs, self.k, self.rng)
             if w is not None:
                 return w
         return relaxed_world(self.obs, self.k, self.rng)
 
-    def run(self, deadline, max_worlds):
+    def run(self, deadline: float, max_worlds: int) -> None:
         while self.worlds < max_worlds and len(self.active) > 1:
             world = self.world()
             if world is None:
                 break
             r = Rollout(self.obs, self.k, world)
-            vals = {}
+            vals: dict[int, float] = {}
             for i in self.active:
                 vals[i] = self.evaluate(r, self.cands[i])
                 if time.perf_counter() > deadline and len(vals) < len(self.active):
@@ -291,11 +280,11 @@ class Search:
             if self.worlds >= MIN_WORLDS:
                 self.prune()
 
-    def mean(self, i):
+    def mean(self, i: int) -> float:
         v = self.values[i]
         return sum(v) / len(v) if v else float("-inf")
 
-    def prune(self):
+    def prune(self) -> None:
         """Drop candidates whose paired difference to the leader is clearly negative."""
         best = max(self.active, key=self.mean)
         n = len(self.values[best])
@@ -308,7 +297,7 @@ class Search:
                 keep.append(i)  # (a candidate that always ties the leader is dropped too)
         self.active = keep
 
-    def best(self):
+    def best(self) -> list[str]:
         """The leader if it beats the basic choice (candidate 0) clearly on the same
         worlds; otherwise the basic choice (noise alone must not move the bot off it)."""
         if not self.worlds:

@@ -3,23 +3,25 @@
 Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported here.
 """
 from .actions import ACTION_TYPES, apply, check_play
-from .advice import classify, legal_declarations, legal_plays, sample_play
-from .cards import CODES, JOKERS, RANKS, SUITS, full_deck, points
+from .advice import classify, legal_declarations, legal_follows, legal_plays, sample_hand_play, sample_play
+from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
 from .errors import Refusal
-from .follow import is_legal_follow
-from .game import Game
-from .order import TRUMP_CLASS, TrumpContext, context, sort_cards
-from .scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
+from .follow import is_legal_follow, lead_refusal
+from .game import START_LEVELS, Game, deal_receiver
+from .order import TRUMP_CLASS, TrumpContext, context, sort_cards, standing_context
+from .scoring import hand_outcome, hand_score, is_defender, kitty_bonus, kitty_multiplier, level_change, penalty_delta
 from .shapes import Component, requirements, shape_of, split
+from .simulate import Playout
 from .tricks import check_throw, trick_points, trick_winner
-from .views import view
+from .views import view, view_context
 
 __all__ = [
-    "ACTION_TYPES", "CODES", "Component", "Game", "JOKERS", "RANKS", "Refusal", "SUITS", "TRUMP_CLASS",
-    "TrumpContext", "apply", "check_declaration", "check_play", "check_throw", "classify",
-    "context", "declaration_of", "full_deck", "hand_outcome", "is_legal_follow",
-    "kitty_bonus", "kitty_multiplier", "legal_declarations", "legal_plays", "level_change",
-    "points", "requirements", "sample_play", "shape_of", "sort_cards", "split",
-    "trick_points", "trick_winner", "view",
+    "ACTION_TYPES", "CODES", "Component", "DEALT_CARDS", "Game", "JOKERS", "KITTY_SIZE", "Playout",
+    "RANKS", "Refusal", "START_LEVELS", "SUITS", "TRUMP_CLASS", "TrumpContext", "apply", "check_declaration", "check_play", "check_throw",
+    "classify", "context", "deal_receiver", "declaration_of", "full_deck", "hand_outcome",
+    "hand_score", "is_defender", "is_legal_follow", "kitty_bonus", "lead_refusal", "kitty_multiplier",
+    "legal_declarations", "legal_follows", "legal_plays", "level_change", "penalty_delta", "points",
+    "requirements", "sample_hand_play", "sample_play", "shape_of", "sort_cards", "split", "standing_context",
+    "trick_points", "trick_winner", "view", "view_context",
 ]

@@ -5,39 +5,45 @@ classify never says whether a throw would fail: that depends on hidden hands.
 legal_plays enumerates follows completely up to `limit` plays; for leads it lists every
 single, pair and tractor and at most THROW_CAP throws (documented in docs/engine.md).
 """
+import random
 from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import Any
 
 from . import declare as _declare
-from .errors import rule_refusal
-from .follow import is_legal_follow
-from .order import context
-from .shapes import fit_tractors, requirements, runs, shape_of, split
+from .cards import KITTY_SIZE, Play
+from .errors import Refusal, rule_refusal
+from .follow import is_legal_follow, lead_refusal
+from .game import Game
+from .order import TrumpContext, context
+from .shapes import Component, fit_tractors, requirements, runs, shape_of, split
 
 THROW_CAP = 200
 FOLLOW_LIMIT = 5000
 
 
-def _play_ctx(game):
+def _play_ctx(game: Game) -> TrumpContext:
     return context(game.level, game.trump)
 
 
-def classify(game, seat, cards):
+def classify(game: Game, seat: int | None, cards: list[str]) -> dict[str, Any]:
     """Describe `seat`'s current selection: shape, and whether it may be played now."""
     ctx = game.ctx
     shape = shape_of(cards, ctx) if cards else {"shape": "empty"}
-    out = {"shape": shape["shape"], "length": shape.get("length"), "legal": False,
+    out: dict[str, Any] = {"shape": shape["shape"], "length": shape.get("length"), "legal": False,
            "code": None, "reason": None, "reason_template": None, "params": {}}
 
-    def refuse(err):
+    def refuse(err: Refusal) -> dict[str, Any]:
         # The template and params let the web layer translate the reason.
         out["code"], out["reason"] = err.code, err.message
         out["reason_template"], out["params"] = err.template, dict(err.params)
         return out
 
     if game.phase == "bury":
-        if seat != game.dealer:
+        if seat != game.dealer or seat is None or game.hands is None:
             return refuse(rule_refusal("not_dealer"))
-        if len(cards) != 8:
+        if len(cards) != KITTY_SIZE:
             return refuse(rule_refusal("bury_needs_8"))
         if not _holds(game.hands[seat], cards):
             return refuse(rule_refusal("cards_not_in_hand"))
@@ -45,60 +51,57 @@ def classify(game, seat, cards):
         return out
     if game.phase != "play":
         return refuse(rule_refusal("wrong_phase", phase=game.phase))
-    if seat != game.turn:
+    if seat != game.turn or seat is None or game.hands is None:
         return refuse(rule_refusal("not_your_turn"))
     hand = game.hands[seat]
     if not game.trick:
-        if not cards:
-            return refuse(rule_refusal("empty_play"))
-        if not _holds(hand, cards):
-            return refuse(rule_refusal("cards_not_in_hand"))
-        if shape["shape"] == "mixed":
-            return refuse(rule_refusal("mixed_lead"))
+        err = lead_refusal(hand, cards, ctx)
+        if err is not None:
+            return refuse(err)
         out["legal"] = True  # a throw is legal to attempt; its check needs hidden hands
         return out
-    ok, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)
-    if not ok:
+    _, err = is_legal_follow(game.trick[0][1], hand, cards, ctx)
+    if err is not None:
         return refuse(err)
     out["legal"] = True
     return out
 
 
-def _holds(hand, cards):
+def _holds(hand: Iterable[str], cards: Iterable[str]) -> bool:
     return Counter(cards) <= Counter(hand)
 
 
-def legal_declarations(game, seat):
+def legal_declarations(game: Game, seat: int | None) -> list[list[str]]:
     """Card lists `seat` could declare right now (a self-reinforce is the added card)."""
-    if game.phase not in ("deal", "last_chance") or seat is None:
+    if game.phase not in ("deal", "last_chance") or seat is None or game.hands is None:
         return []
     return _declare.legal_declarations(seat, game.hands[seat], game.standing, game.level)
 
 
 # --- leads --------------------------------------------------------------------
-def _tractors(cards, ctx):
+def _tractors(cards: Iterable[str], ctx: TrumpContext) -> list[list[str]]:
     """Every tractor (as a card list) inside one suit-class's cards."""
-    by_pos = {}
+    by_pos: dict[int, list[str]] = {}
     for c, n in Counter(cards).items():
         if n >= 2:
             by_pos.setdefault(ctx.pos[c], []).append(c)
-    out = []
+    out: list[list[str]] = []
     for top, length in runs(by_pos):
         for hi in range(top, top - length, -1):
             for lo in range(hi - 1, top - length, -1):
-                choices = [[]]
+                choices: list[list[str]] = [[]]
                 for p in range(hi, lo - 1, -1):
                     choices = [ch + [c, c] for ch in choices for c in by_pos[p]]
                 out += choices
     return out
 
 
-def _lead_components(hand, ctx):
+def _lead_components(hand: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
     """Singles, pairs and tractors available to lead (each a sorted card list)."""
     counts = Counter(hand)
     out = [[c] for c in counts]
     out += [[c, c] for c, n in counts.items() if n >= 2]
-    by_class = {}
+    by_class: dict[str, list[str]] = {}
     for c in hand:
         by_class.setdefault(ctx.cls[c], []).append(c)
     for cards in by_class.values():
@@ -106,11 +109,16 @@ def _lead_components(hand, ctx):
     return out
 
 
-def _multisets(counts, k):
-    """Distinct sub-multisets of size k of a Counter, as lists (generator)."""
+def _multisets(counts: Mapping[str, int], k: int) -> Iterator[list[str]]:
+    """Distinct sub-multisets of size k of a Counter, as lists (generator), in a fixed
+    order: codes sorted, more copies of an earlier code first."""
     items = sorted(counts.items())
+    # after[i]: cards from items[i:] on, so branches that cannot reach k are never entered
+    after = [0] * (len(items) + 1)
+    for i in range(len(items) - 1, -1, -1):
+        after[i] = after[i + 1] + items[i][1]
 
-    def rec(i, k):
+    def rec(i: int, k: int) -> Iterator[list[str]]:
         if k == 0:
             yield []
             return
@@ -118,21 +126,57 @@ def _multisets(counts, k):
             return
         c, n = items[i]
         for take in range(min(n, k), -1, -1):
+            if after[i + 1] < k - take:
+                break
             for rest in rec(i + 1, k - take):
                 yield [c] * take + rest
 
     return rec(0, k)
 
 
-def legal_plays(game, seat, limit=FOLLOW_LIMIT):
+def legal_follows(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext, *,
+                  limit: int = FOLLOW_LIMIT, cap: int | None = None) -> list[list[str]] | None:
+    """The distinct legal follows to `lead` from `hand` (RULES §5.4), at most `limit`.
+
+    Short in the led suit-class: all of it plus any other cards; else every choice of
+    led-suit cards that shows the structure the hand allows. With `cap`, None instead
+    when more than `cap` choices would have to be looked at (a caller that wants a few
+    good plays rather than all of them then builds its own)."""
+    n = len(lead)
+    cls = ctx.cls
+    lc = cls[lead[0]]
+    suit = [c for c in hand if cls[c] == lc]
+    choices: Iterable[list[str]]
+    comps: list[Component] | None
+    if len(suit) <= n:
+        rest = [c for c in hand if cls[c] != lc]
+        choices = (suit + extra for extra in _multisets(Counter(rest), n - len(suit)))
+        comps = None
+    else:
+        choices = _multisets(Counter(suit), n)
+        comps = split(lead, ctx)
+    if cap is not None:
+        choices = list(islice(choices, cap + 1))
+        if len(choices) > cap:
+            return None
+    out: list[list[str]] = []
+    for play in choices:
+        if comps is None or is_legal_follow(lead, hand, play, ctx, comps)[0]:
+            out.append(play)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def legal_plays(game: Game, seat: int, limit: int = FOLLOW_LIMIT) -> list[list[str]]:
     """All distinct legal plays for `seat` now (each sorted for display), see module doc."""
-    if game.phase != "play" or seat != game.turn:
+    if game.phase != "play" or seat != game.turn or game.hands is None:
         return []
     ctx = _play_ctx(game)
     hand = game.hands[seat]
     if not game.trick:
         plays = [ctx.sort(p) for p in _lead_components(hand, ctx)]
-        by_class = {}
+        by_class: dict[str, list[str]] = {}
         for c in hand:
             by_class.setdefault(ctx.cls[c], []).append(c)
         throws = 0
@@ -146,41 +190,30 @@ def legal_plays(game, seat, limit=FOLLOW_LIMIT):
                         plays.append(ctx.sort(sub))
                         throws += 1
         return plays
-    lead = game.trick[0][1]
-    n = len(lead)
-    lc = ctx.cls[lead[0]]
-    suit = [c for c in hand if ctx.cls[c] == lc]
-    rest = [c for c in hand if ctx.cls[c] != lc]
-    out = []
-    if len(suit) <= n:
-        for extra in _multisets(Counter(rest), n - len(suit)):
-            out.append(ctx.sort(suit + extra))
-            if len(out) >= limit:
-                break
-        return out
-    comps = split(lead, ctx)
-    for sub in _multisets(Counter(suit), n):
-        if is_legal_follow(lead, hand, sub, ctx, comps)[0]:
-            out.append(ctx.sort(sub))
-            if len(out) >= limit:
-                break
-    return out
+    return [ctx.sort(p) for p in legal_follows(game.trick[0][1], hand, ctx, limit=limit) or ()]
 
 
 # --- sampling -----------------------------------------------------------------
-def sample_play(game, seat, rng):
+def sample_play(game: Game, seat: int, rng: random.Random) -> list[str]:
     """A random legal play for `seat`, built directly (no enumeration).
 
     Leads: usually a random single, pair or tractor; sometimes a random throw attempt."""
-    ctx = _play_ctx(game)
-    hand = game.hands[seat]
-    if not game.trick:
+    assert game.hands is not None, "no hand has started"
+    return sample_hand_play(hand=game.hands[seat], trick=game.trick or [], ctx=_play_ctx(game),
+                            rng=rng)
+
+
+def sample_hand_play(*, hand: Sequence[str], trick: Sequence[Play], ctx: TrumpContext,
+                     rng: random.Random) -> list[str]:
+    """A random legal play from `hand` to `trick` (a lead when it is empty), as
+    sample_play: for a caller that holds one hand and no Game (a bot)."""
+    if not trick:
         return _sample_lead(hand, ctx, rng)
-    return _sample_follow(game.trick[0][1], hand, ctx, rng)
+    return _sample_follow(trick[0][1], hand, ctx, rng)
 
 
-def _sample_lead(hand, ctx, rng):
-    by_class = {}
+def _sample_lead(hand: Sequence[str], ctx: TrumpContext, rng: random.Random) -> list[str]:
+    by_class: dict[str, list[str]] = {}
     for c in hand:
         by_class.setdefault(ctx.cls[c], []).append(c)
     cards = by_class[rng.choice(sorted(by_class))]
@@ -198,7 +231,8 @@ def _sample_lead(hand, ctx, rng):
     return [rng.choice(cards)]
 
 
-def _sample_follow(lead, hand, ctx, rng):
+def _sample_follow(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext,
+                   rng: random.Random) -> list[str]:
     n = len(lead)
     lc = ctx.cls[lead[0]]
     suit = [c for c in hand if ctx.cls[c] == lc]
@@ -209,8 +243,8 @@ def _sample_follow(lead, hand, ctx, rng):
     if not pairs_led:
         return rng.sample(suit, n)
     pool = Counter(suit)
-    chosen = []
-    by_pos = {}
+    chosen: list[str] = []
+    by_pos: dict[int, list[str]] = {}
     for c, k in pool.items():
         if k >= 2:
             by_pos.setdefault(ctx.pos[c], []).append(c)

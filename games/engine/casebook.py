@@ -5,9 +5,12 @@ game uses; `lead` and `declare` cases even run through `apply` on a real Game.
 """
 import json
 from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from .actions import apply
+from .cards import DEALT_CARDS
 from .errors import Refusal
 from .follow import is_legal_follow
 from .game import Game
@@ -16,8 +19,10 @@ from .scoring import hand_outcome, kitty_bonus
 from .shapes import shape_of
 from .tricks import trick_points, trick_winner
 
+Case = dict[str, Any]  # one rule case, as read from its JSON file
 
-def table(level, trump, dealer, hand_no=2):
+
+def table(level: str, trump: str | None, dealer: int | None, hand_no: int = 2) -> Game:
     """A bare Game in the middle of a hand (no deck), for rule cases and tests."""
     g = Game.new()
     g.hand_no = hand_no
@@ -30,19 +35,19 @@ def table(level, trump, dealer, hand_no=2):
     g.declarations = []
     g.trick = []
     g.tricks = []
-    g.dealt = 100
+    g.dealt = DEALT_CARDS
     return g
 
 
-def _order(case):
+def _order(case: Case) -> object:
     return sort_cards(case["cards"], case["level"], case["trump"])
 
 
-def _shape(case):
+def _shape(case: Case) -> object:
     return shape_of(case["cards"], context(case["level"], case["trump"]))
 
 
-def _lead(case):
+def _lead(case: Case) -> object:
     g = table(case["level"], case["trump"], case["dealer"])
     g.phase = "play"
     g.hands = [list(case["hands"][str(s)]) for s in range(4)]
@@ -57,39 +62,41 @@ def _lead(case):
     return {"result": "ok"}
 
 
-def _follow(case):
+def _follow(case: Case) -> object:
     ok, _ = is_legal_follow(case["lead"], case["hand"], case["play"],
                             context(case["level"], case["trump"]))
     return {"legal": ok}
 
 
-def _trick(case):
+def _trick(case: Case) -> object:
     plays = [[seat, cards] for seat, cards in case["plays"]]
     ctx = context(case["level"], case["trump"])
     return {"winner": trick_winner(plays, ctx), "points": trick_points(plays)}
 
 
-def _kitty(case):
+def _kitty(case: Case) -> object:
     ctx = context(case["level"], case["trump"])
     return {"bonus": kitty_bonus(case["last_lead"], case["kitty"], ctx,
                                  case["winner_team"] == "defenders")}
 
 
-def _result(case):
+def _result(case: Case) -> object:
     out = hand_outcome(case["dealer"], case["levels"], case["defenders_score"])
     return {k: out[k] for k in ("levels", "next_dealer", "winner")}
 
 
-def _declare(case):
+def _declare(case: Case) -> object:
     first = case["first_hand"]
     g = table(case["level"], None, None if first else case["dealer"], 1 if first else 2)
     g.phase = "last_chance"
     g.standing = None
     g.kitty = list(case.get("kitty") or ["S3", "S4", "S5", "S6", "S8", "S9", "SQ", "SA"])
-    accepted = []
+    accepted: list[bool] = []
+    hands = g.hands
+    assert hands is not None  # table() deals empty hands
     for seat, cards in case["steps"]:
         # "Assume every player holds the cards they show."
-        g.hands[seat] += list((Counter(cards) - Counter(g.hands[seat])).elements())
+        hands[seat] += list((Counter(cards) - Counter(hands[seat])).elements())
         try:
             apply(g, {"type": "declare", "seat": seat, "cards": cards})
             accepted.append(True)
@@ -99,23 +106,23 @@ def _declare(case):
     return {"accepted": accepted, "trump": g.trump, "dealer": g.dealer}
 
 
-KINDS = {"order": _order, "shape": _shape, "lead": _lead, "follow": _follow, "trick": _trick,
+KINDS: dict[str, Callable[[Case], object]] = {"order": _order, "shape": _shape, "lead": _lead, "follow": _follow, "trick": _trick,
          "kitty": _kitty, "result": _result, "declare": _declare}
 
 
-def _normalise(kind, value, case):
+def _normalise(kind: str, value: object, case: Case) -> object:
     """Forced cards are a multiset: compare them in display order."""
     if kind == "lead" and isinstance(value, dict) and "forced" in value:
         value = dict(value, forced=sort_cards(value["forced"], case["level"], case["trump"]))
     return value
 
 
-def run_case(case):
+def run_case(case: Case) -> tuple[bool, object, object]:
     """(passed, expected, got) for one case; an unknown kind or an exception fails."""
     expected = case.get("expect")
     kind = case.get("kind")
-    fn = KINDS.get(kind)
-    if fn is None:
+    fn = KINDS.get(kind) if isinstance(kind, str) else None
+    if fn is None or not isinstance(kind, str):
         return False, expected, f"unknown kind {kind!r}"
     try:
         got = fn(case)
@@ -128,18 +135,19 @@ def run_case(case):
     return passed, expected, got
 
 
-def case_files(paths):
+def case_files(paths: Iterable[str | Path]) -> list[Path]:
     """The *.json files named by `paths` (files, or folders searched recursively)."""
-    files = []
+    files: list[Path] = []
     for p in map(Path, paths):
         files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
     return files
 
 
-def run_paths(paths):
+def run_paths(paths: Iterable[str | Path]) -> tuple[int, list[tuple[str, object, object]]]:
     """Run every case of every file; returns (passed, failures) where each failure is
     (id, expected, got). An unreadable file counts as one failure."""
-    passed, failures = 0, []
+    passed = 0
+    failures: list[tuple[str, object, object]] = []
     for f in case_files(paths):
         try:
             cases = json.loads(Path(f).read_text(encoding="utf-8"))
@@ -159,7 +167,7 @@ def run_paths(paths):
     return passed, failures
 
 
-def report(paths, write):
+def report(paths: Iterable[str | Path], write: Callable[[str], object]) -> int:
     """Run and print like the README says; returns the number of failed cases."""
     passed, failures = run_paths(paths)
     for cid, expected, got in failures:

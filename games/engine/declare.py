@@ -5,12 +5,27 @@ standing one is the last accepted. Strengths (§3.1): 1 one level card of suit X
 2 two identical level cards, 3 two small jokers (no-trump), 4 two big jokers (no-trump).
 """
 from collections import Counter
+from collections.abc import Sequence
+from typing import TypedDict
 
 from .cards import SUITS, holds
 from .errors import rule_refusal
 
 
-def declaration_of(cards, level):
+class Standing(TypedDict):
+    """The standing declaration (RULES §3.3), as a Game stores it."""
+    seat: int
+    cards: list[str]
+    strength: int
+    trump: str
+
+
+class Declaration(Standing):
+    """One accepted declaration; `reinforce`: a self-reinforce (§3.2)."""
+    reinforce: bool
+
+
+def declaration_of(cards: Sequence[str], level: str) -> tuple[int, str] | None:
     """(strength, trump) that `cards` would declare, or None (RULES §3.1)."""
     if len(cards) == 1:
         c = cards[0]
@@ -28,19 +43,20 @@ def declaration_of(cards, level):
     return None
 
 
-def is_reinforcement(seat, cards, standing):
+def is_reinforcement(seat: int, cards: Sequence[str], standing: Standing | None) -> bool:
     """Self-reinforce (§3.2): the seat whose single still stands adds the identical card."""
     return (standing is not None and standing["seat"] == seat and standing["strength"] == 1
             and len(cards) == 1 and cards[0] == standing["cards"][0])
 
 
-def check_declaration(seat, cards, hand, standing, level):
+def check_declaration(seat: int, cards: Sequence[str], hand: Sequence[str],
+                      standing: Standing | None, level: str) -> Declaration:
     """Validate a declaration; returns the new standing declaration or raises Refusal.
 
     `hand` is the seat's hand (declared cards already sit outside it, in the area)."""
     if not holds(hand, cards):
         raise rule_refusal("cards_not_in_hand")
-    if is_reinforcement(seat, cards, standing):
+    if standing is not None and is_reinforcement(seat, cards, standing):
         c = cards[0]
         return {"seat": seat, "cards": [c, c], "strength": 2, "trump": standing["trump"],
                 "reinforce": True}
@@ -56,7 +72,8 @@ def check_declaration(seat, cards, hand, standing, level):
             "reinforce": False}
 
 
-def legal_declarations(seat, hand, standing, level):
+def legal_declarations(seat: int, hand: Sequence[str], standing: Standing | None,
+                       level: str) -> list[list[str]]:
     """Every card list `seat` could declare now (a reinforcement is the single added card)."""
     current = standing["strength"] if standing else 0
     counts = Counter(hand)
@@ -77,6 +94,6 @@ def legal_declarations(seat, hand, standing, level):
     return out
 
 
-def flip_trump(card):
+def flip_trump(card: str) -> str:
     """Trump set by the flipped 4th kitty card (§3.4): a joker means no-trump."""
     return "NT" if card in ("SJK", "BJK") else card[0]

@@ -6,7 +6,7 @@ seat's cards, the kitty or the undealt deck (RULES §9).
 """
 
 
-def gettext_noop(s):
+def gettext_noop(s: str) -> str:
     # Marker only: xgettext collects the literal, translation happens in the web layer.
     return s
 

@@ -6,13 +6,29 @@ the lead's tractors first (longest first), then its pairs (pairs in tractors cou
 That is a lexicographic profile (tractor requirements met, pairs up to the lead's
 count); a play is legal when its profile equals the best one the hand can reach.
 """
+from collections.abc import Sequence
+
 from .cards import SUIT_SYMBOLS, holds
-from .errors import rule_refusal
-from .order import TRUMP_CLASS
-from .shapes import fit_tractors, pair_positions, requirements, split
+from .errors import Refusal, rule_refusal
+from .order import TRUMP_CLASS, TrumpContext
+from .shapes import Component, fit_tractors, pair_positions, requirements, split
 
 
-def suit_error(lead_class, all_of_it):
+def lead_refusal(hand: Sequence[str], cards: Sequence[str], ctx: TrumpContext) -> Refusal | None:
+    """Why `cards` cannot be led from `hand` (RULES §5.2), else None: a lead is one or
+    more held cards of one suit-class. (A throw may still fail its check, §5.3.)"""
+    if not cards:
+        return rule_refusal("empty_play")
+    if not holds(hand, cards):
+        return rule_refusal("cards_not_in_hand")
+    cls = ctx.cls
+    c0 = cls[cards[0]]
+    if any(cls[c] != c0 for c in cards):
+        return rule_refusal("mixed_lead")
+    return None
+
+
+def suit_error(lead_class: str, all_of_it: bool) -> Refusal:
     """The must-follow error naming the led suit-class (no hidden information)."""
     if lead_class == TRUMP_CLASS:
         return rule_refusal("must_play_all_trump" if all_of_it else "must_follow_trump")
@@ -20,7 +36,8 @@ def suit_error(lead_class, all_of_it):
                      suit=SUIT_SYMBOLS[lead_class])
 
 
-def structure_error(lead, hand, play, ctx, lead_comps=None):
+def structure_error(lead: Sequence[str], hand: Sequence[str], play: Sequence[str],
+                    ctx: TrumpContext, lead_comps: Sequence[Component] | None = None) -> Refusal | None:
     """Refusal when `play` (all in the led suit-class) shows less structure than the
     hand could, else None. `hand` and `play` hold only led-suit cards here."""
     reqs, pairs_led = requirements(lead_comps if lead_comps is not None else split(lead, ctx))
@@ -42,7 +59,9 @@ def structure_error(lead, hand, play, ctx, lead_comps=None):
     return None
 
 
-def is_legal_follow(lead, hand, play, ctx, lead_comps=None):
+def is_legal_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str],
+                    ctx: TrumpContext,
+                    lead_comps: Sequence[Component] | None = None) -> tuple[bool, Refusal | None]:
     """(True, None) if `play` is a legal follow to `lead` from `hand`, else (False, Refusal).
 
     `hand` is the follower's whole hand (including `play`)."""

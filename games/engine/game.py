@@ -4,13 +4,21 @@ Plain data only, so to_json/from_json are lossless and cheap. The rules that cha
 live in actions.py (apply); what a seat may see lives in views.py.
 """
 import pickle
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, TypedDict
 
-from .order import context
+from .cards import DEALT_CARDS, Play
+from .declare import Declaration, Standing
+from .order import TrumpContext, standing_context
+
+# RULES §8.1: both teams start at level 2 (team -> rank); read-only, copy it to change it
+START_LEVELS: Mapping[str, str] = MappingProxyType({"0": "2", "1": "2"})
 
 PHASES = ("ready", "deal", "last_chance", "bury", "play", "scored", "finished")
 
 # Fields of the current hand, reset by start_hand; with their empty values.
-_HAND_FIELDS = {
+_HAND_FIELDS: dict[str, object] = {
     "deck": None,          # the 108 shuffled cards (server-internal)
     "first": None,         # seat receiving the first card (§3.6)
     "hands": None,         # [[cards] x 4]
@@ -32,14 +40,55 @@ _MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt
                  "winner", "history")
 
 
+def deal_receiver(*, first: int, index: int) -> int:
+    """The seat receiving the card at deal position `index` (0-based): one card each in
+    turn from `first` on (RULES §1.3, §3.6)."""
+    return (first + index) % 4
+
+
+class TrickRecord(TypedDict):
+    """A finished trick as a Game keeps it."""
+    leader: int
+    plays: list[Play]
+    winner: int
+    points: int
+
+
 class Game:
     """A match of Double Up. Attributes are plain JSON-able values."""
 
-    def __init__(self):
+    phase: str
+    hand_no: int
+    dealer: int | None
+    levels: dict[str, str]       # team ("0"/"1") -> level rank
+    trump: str | None
+    turn: int | None
+    dealt: int
+    result: dict[str, Any] | None  # the last hand's result (actions._finish_hand)
+    winner: int | None
+    history: list[dict[str, Any]]
+    # The current hand (_HAND_FIELDS): None before the first hand, set by start_hand.
+    deck: list[str] | None
+    first: int | None
+    hands: list[list[str]] | None
+    areas: list[list[str]] | None
+    standing: Standing | None
+    declarations: list[Declaration] | None
+    flipped: str | None
+    kitty: list[str] | None
+    buried: list[str] | None
+    leader: int | None
+    trick: list[Play] | None
+    tricks: list[TrickRecord] | None
+    defender_points: int
+    penalties: int
+    last_failed_throw: dict[str, Any] | None
+
+    def __init__(self) -> None:
         self.phase = "ready"
         self.hand_no = 0
         self.dealer = None
-        self.levels = {"0": "2", "1": "2"}
+        self.levels = dict(START_LEVELS)
         self.trump = None
         self.turn = None
         self.dealt = 0
@@ -50,12 +99,12 @@ class Game:
             setattr(self, name, empty)
 
     @classmethod
-    def new(cls):
+    def new(cls) -> "Game":
         return cls()
 
     # --- derived --------------------------------------------------------------
     @property
-    def level(self):
+    def level(self) -> str:
         """The hand's level rank: the dealer team's level (§2.1). In a first hand the
         dealer is unknown during the deal, but both teams are then still at 2."""
         if self.dealer is None:
@@ -63,58 +112,56 @@ class Game:
         return self.levels[str(self.dealer % 2)]
 
     @property
-    def dealer_team(self):
+    def dealer_team(self) -> int | None:
         return None if self.dealer is None else self.dealer % 2
 
     @property
-    def first_hand(self):
+    def first_hand(self) -> bool:
         return self.hand_no == 1
 
     @property
-    def ctx(self):
+    def ctx(self) -> TrumpContext:
         """TrumpContext of the hand; before trump is fixed, the standing declaration's
         trump is used (display only)."""
-        trump = self.trump
-        if trump is None and self.standing:
-            trump = self.standing["trump"]
-        return context(self.level, trump)
+        return standing_context(level=self.level, trump=self.trump, standing=self.standing)
 
-    def deal_order(self):
+    def deal_order(self) -> list[tuple[int, str]]:
         """The 100 (seat, card) of this hand's deal, in order (server-internal)."""
-        if not self.deck:
+        if not self.deck or self.first is None:
             return []
-        return [((self.first + i) % 4, self.deck[i]) for i in range(100)]
+        return [(deal_receiver(first=self.first, index=i), self.deck[i]) for i in range(DEALT_CARDS)]
 
-    def undealt(self):
+    def undealt(self) -> list[str]:
         """Cards not dealt yet, the kitty included (server-internal)."""
         return list(self.deck[self.dealt:]) if self.deck else []
 
     # --- serialisation -------------------------------------------------------
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in _MATCH_FIELDS}
         for name in _HAND_FIELDS:
             data[name] = getattr(self, name)
         return _clone(data)
 
     @classmethod
-    def from_json(cls, data):
+    def from_json(cls, data: Mapping[str, Any]) -> "Game":
         g = cls()
-        data = _clone(data)
+        data = _clone(dict(data))
         for name in _MATCH_FIELDS:
             setattr(g, name, data[name])
         for name, empty in _HAND_FIELDS.items():
             setattr(g, name, data.get(name, empty))
         return g
 
-    def copy(self):
+    def copy(self) -> "Game":
         return Game.from_json(self.to_json())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<Game hand {self.hand_no} {self.phase} dealer={self.dealer} "
                 f"trump={self.trump} levels={self.levels}>")
 
 
-def _clone(data):
+def _clone(data: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of plain JSON data; pickling is ~5x faster than copy.deepcopy here,
     and the server copies the state several times per action."""
-    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+    clone: dict[str, Any] = pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+    return clone

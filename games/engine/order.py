@@ -5,7 +5,9 @@ outranks a lower one, equal-ranked cards share a position (§2.3: other-suit lev
 cards, other-suit 2s) and consecutive positions are what tractors need (§5.1).
 Contexts are immutable and cached per (level, trump), so the tables are built once.
 """
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from .cards import CODES, JOKERS, RANKS, SUITS
 
@@ -19,7 +21,13 @@ class TrumpContext:
 
     __slots__ = ("level", "trump", "cls", "pos", "key")
 
-    def __init__(self, level, trump):
+    level: str
+    trump: str | None
+    cls: dict[str, str]                  # card -> suit-class (a suit letter or TRUMP_CLASS)
+    pos: dict[str, int]                  # card -> position inside its suit-class
+    key: dict[str, tuple[int, int, int]]  # card -> display sort key (§2.6)
+
+    def __init__(self, level: str, trump: str | None) -> None:
         if level not in RANKS:
             raise ValueError(f"bad level {level!r}")
         if trump not in SUITS and trump not in ("NT", None):
@@ -27,7 +35,8 @@ class TrumpContext:
         self.level = level
         self.trump = trump
         tsuit = trump if trump in SUITS else None
-        cls, pos = {}, {}
+        cls: dict[str, str] = {}
+        pos: dict[str, int] = {}
         # RULES §2.4: a plain run 3..A skipping the level rank (2 is always trump).
         plain = [r for r in RANKS if r not in ("2", level)]
         for s in SUITS:
@@ -58,34 +67,43 @@ class TrumpContext:
             for c in CODES
         }
 
-    def suit_class(self, card):
+    def suit_class(self, card: str) -> str:
         return self.cls[card]
 
-    def position(self, card):
+    def position(self, card: str) -> int:
         return self.pos[card]
 
-    def is_trump(self, card):
+    def is_trump(self, card: str) -> bool:
         return self.cls[card] == TRUMP_CLASS
 
-    def display_key(self, card):
+    def display_key(self, card: str) -> tuple[int, int, int]:
         return self.key[card]
 
-    def sort(self, cards):
+    def sort(self, cards: Iterable[str]) -> list[str]:
         return sorted(cards, key=self.key.__getitem__)
 
-    def classes(self, cards):
+    def classes(self, cards: Iterable[str]) -> set[str]:
         return {self.cls[c] for c in cards}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"TrumpContext({self.level!r}, {self.trump!r})"
 
 
 @lru_cache(maxsize=None)
-def context(level, trump):
+def context(level: str, trump: str | None) -> TrumpContext:
     """The shared, cached TrumpContext for a level rank and trump."""
     return TrumpContext(level, trump)
 
 
-def sort_cards(cards, level, trump):
+def sort_cards(cards: Iterable[str], level: str, trump: str | None) -> list[str]:
     """Cards in RULES §2.6 display order."""
     return context(level, trump).sort(cards)
+
+
+def standing_context(*, level: str, trump: str | None,
+                     standing: Mapping[str, Any] | None) -> TrumpContext:
+    """The hand's TrumpContext; before trump is fixed, the standing declaration's trump
+    (RULES §3.3: the hand is sorted and marked as if it stood; display only)."""
+    if trump is None and standing:
+        trump = standing["trump"]
+    return context(level, trump)

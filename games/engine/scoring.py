@@ -1,24 +1,51 @@
 """Kitty bonus (RULES §6), level changes (§7.2), next dealer and match end (§8)."""
-from .cards import RANKS, next_level, points
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import RANKS, Play, next_level, points
+from .order import TrumpContext
 from .shapes import split
 
 MAX_KITTY_MULTIPLIER = 64  # RULES §6.1, decision V6
 
 
-def kitty_multiplier(last_lead, ctx):
+def kitty_multiplier(last_lead: Sequence[str], ctx: TrumpContext) -> int:
     """2^k, k = cards in the largest component of the last trick's lead, capped at 64."""
     k = max(comp.size for comp in split(last_lead, ctx))
-    return min(2 ** k, MAX_KITTY_MULTIPLIER)
+    return min(1 << k, MAX_KITTY_MULTIPLIER)  # 2**k
 
 
-def kitty_bonus(last_lead, kitty, ctx, defenders_won=True):
+def kitty_bonus(last_lead: Sequence[str], kitty: Sequence[str], ctx: TrumpContext,
+                defenders_won: bool = True) -> int:
     """Points the buried kitty adds to the defenders (0 if the dealer team won, §6.2)."""
     if not defenders_won:
         return 0
     return points(kitty) * kitty_multiplier(last_lead, ctx)
 
 
-def level_change(defenders_score):
+def is_defender(seat: int, dealer: int) -> bool:
+    """Whether `seat` is on the defending team of a hand dealt by `dealer` (RULES §2.1)."""
+    return seat % 2 != dealer % 2
+
+
+def penalty_delta(*, seat: int, dealer: int, penalty: int) -> int:
+    """A failed throw's penalty as a change to the defenders' score (RULES §5.3): it counts
+    for the defenders when the dealer's team threw, against them when they did."""
+    return penalty if seat % 2 == dealer % 2 else -penalty
+
+
+def hand_score(*, last_plays: Sequence[Play], last_winner: int, buried: Sequence[str], dealer: int, trick_points: int,
+               penalties: int, ctx: TrumpContext) -> tuple[int, int, int]:
+    """(defenders' score, kitty multiplier, kitty bonus) at the end of a hand: trick points,
+    the kitty bonus when the defenders took the last trick (§6), and penalties (§7.1)."""
+    last_lead = last_plays[0][1]
+    defenders_won = is_defender(last_winner, dealer)
+    mult = kitty_multiplier(last_lead, ctx) if defenders_won else 0
+    bonus = kitty_bonus(last_lead, buried, ctx, defenders_won)
+    return trick_points + bonus + penalties, mult, bonus
+
+
+def level_change(defenders_score: int) -> tuple[str, int]:
     """("dealer" | "defenders", levels) for a defenders' score (RULES §7.2)."""
     s = max(defenders_score, 0)
     if s == 0:
@@ -30,7 +57,7 @@ def level_change(defenders_score):
     return "defenders", (s - 80) // 40  # 80-119: 0, 120-159: 1, ... each 40 one more
 
 
-def hand_outcome(dealer, levels, defenders_score):
+def hand_outcome(dealer: int, levels: Mapping[str, str], defenders_score: int) -> dict[str, Any]:
     """Levels after the hand, next dealer and match winner (RULES §7.2, §8).
 
     `levels` maps team ("0"/"1") to rank before the hand. Returns {"levels", "next_dealer"

@@ -4,7 +4,12 @@ A tractor is n >= 2 pairs on consecutive positions of the TrumpContext; position
 hold several equal cards (other-suit level cards, other-suit 2s) count once, so two
 pairs on one position never form a tractor together (§5.1).
 """
+import random
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .order import TrumpContext
 
 SINGLE, PAIR, TRACTOR = "single", "pair", "tractor"
 
@@ -16,31 +21,31 @@ class Component:
 
     __slots__ = ("kind", "pairs", "top", "cards")
 
-    def __init__(self, kind, pairs, top, cards):
+    def __init__(self, kind: str, pairs: int, top: int, cards: list[str]) -> None:
         self.kind, self.pairs, self.top, self.cards = kind, pairs, top, cards
 
     @property
-    def size(self):
+    def size(self) -> int:
         return len(self.cards)
 
-    def to_json(self):
-        d = {"shape": self.kind, "cards": list(self.cards)}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"shape": self.kind, "cards": list(self.cards)}
         if self.kind == TRACTOR:
             d["length"] = self.pairs
         return d
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Component({self.kind}, {self.cards})"
 
 
-def pair_codes(cards):
+def pair_codes(cards: Iterable[str]) -> list[str]:
     """Codes held twice in `cards` (each one is a pair; only two copies exist)."""
     return [c for c, n in Counter(cards).items() if n >= 2]
 
 
-def pair_positions(cards, ctx):
+def pair_positions(cards: Iterable[str], ctx: TrumpContext) -> dict[int, int]:
     """{position: number of distinct pairs on it} for cards of one suit-class."""
-    out = {}
+    out: dict[int, int] = {}
     pos = ctx.pos
     for c, n in Counter(cards).items():
         if n >= 2:
@@ -49,23 +54,23 @@ def pair_positions(cards, ctx):
     return out
 
 
-def runs(positions):
+def runs(positions: Iterable[int]) -> list[tuple[int, int]]:
     """Maximal runs of consecutive positions, as (top, length), highest first."""
-    result = []
-    top = prev = None
+    result: list[tuple[int, int]] = []
+    top = prev = -1  # no run yet: positions are >= 0
     for p in sorted(positions, reverse=True):
-        if prev is not None and p == prev - 1:
+        if top >= 0 and p == prev - 1:
             prev = p
             continue
-        if top is not None:
+        if top >= 0:
             result.append((top, top - prev + 1))
         top = prev = p
-    if top is not None:
+    if top >= 0:
         result.append((top, top - prev + 1))
     return result
 
 
-def split(cards, ctx):
+def split(cards: Iterable[str], ctx: TrumpContext) -> list[Component]:
     """Greedy split of one suit-class's cards, longest first (RULES §5.3 [choice]).
 
     Longest tractors first (on equal length the highest), then pairs, then singles.
@@ -73,20 +78,20 @@ def split(cards, ctx):
     the tractor. Components come out highest-ranked first."""
     pos, key = ctx.pos, ctx.key
     counts = Counter(cards)
-    by_pos = {}
+    by_pos: dict[int, list[str]] = {}
     for c in sorted(counts, key=key.__getitem__):
         if counts[c] >= 2:
             by_pos.setdefault(pos[c], []).append(c)
-    comps = []
+    comps: list[Component] = []
     while True:
-        best = None
+        best: tuple[int, int] | None = None
         for top, length in runs([p for p, lst in by_pos.items() if lst]):
             if length >= 2 and (best is None or length > best[1]):
                 best = (top, length)
         if best is None:
             break
         top, length = best
-        tcards = []
+        tcards: list[str] = []
         for p in range(top, top - length, -1):
             c = by_pos[p].pop(0)
             tcards += [c, c]
@@ -103,7 +108,7 @@ def split(cards, ctx):
     return comps
 
 
-def shape_of(cards, ctx):
+def shape_of(cards: Sequence[str], ctx: TrumpContext) -> dict[str, Any]:
     """{"shape": single|pair|tractor|throw|mixed|empty, ["length": n]} (RULES §5.1)."""
     if not cards:
         return {"shape": "empty"}
@@ -118,16 +123,18 @@ def shape_of(cards, ctx):
     return {"shape": comp.kind}
 
 
-def requirements(comps):
+def requirements(comps: Iterable[Component]) -> tuple[list[int], int]:
     """What a lead asks of followers and ruffs: (tractor lengths longest first, pairs).
 
     Pairs count the pairs inside tractors too (RULES §5.4, §5.5)."""
+    comps = list(comps)
     tractors = sorted((k.pairs for k in comps if k.kind == TRACTOR), reverse=True)
     pairs = sum(k.pairs for k in comps)
     return tractors, pairs
 
 
-def fit_tractors(counts, reqs, rng=None):
+def fit_tractors(counts: Mapping[int, int], reqs: Sequence[int],
+                 rng: random.Random | None = None) -> tuple[tuple[bool, ...], list[tuple[int, int]]]:
     """Best way to carve disjoint tractors of lengths `reqs` (in order) out of pairs.
 
     `counts` is {position: pairs on it}. Returns (satisfied, placements): `satisfied`
@@ -141,11 +148,12 @@ def fit_tractors(counts, reqs, rng=None):
         return (False,) * len(reqs), []
     positions = sorted(counts)
     index = {p: i for i, p in enumerate(positions)}
-    memo = {}
+    Placed = tuple[tuple[int, int], ...]
+    memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[bool, ...], Placed]] = {}
 
     # The objective is lexicographic in requirement order, so the best suffix from
     # (i, remaining pairs) does not depend on earlier choices: memoise on that state.
-    def best(i, state):
+    def best(i: int, state: tuple[int, ...]) -> tuple[tuple[bool, ...], Placed]:
         if i == len(reqs):
             return (), ()
         key = (i, state)
@@ -158,13 +166,13 @@ def fit_tractors(counts, reqs, rng=None):
             rng.shuffle(starts)
         else:
             starts.reverse()  # highest first: trick_winner relies on it
-        result = None
+        result: tuple[tuple[bool, ...], Placed] | None = None
         for top in starts:
             nxt = list(state)
             for k in range(n):
                 nxt[index[top - k]] -= 1
             sat, placed = best(i + 1, tuple(nxt))
-            cand = ((True,) + sat, ((top, n),) + placed)
+            cand: tuple[tuple[bool, ...], Placed] = ((True,) + sat, ((top, n),) + placed)
             if result is None or cand[0] > result[0]:
                 result = cand
                 if all(cand[0]):

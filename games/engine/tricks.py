@@ -1,16 +1,32 @@
 """Throw check (RULES §5.3) and trick winner (RULES §5.5)."""
-from .cards import points
-from .order import TRUMP_CLASS
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+from .cards import Play, points
+from .order import TRUMP_CLASS, TrumpContext
 from .shapes import PAIR, SINGLE, TRACTOR, fit_tractors, pair_positions, requirements, runs, split
 
 
-def _hand(hands, seat):
-    if isinstance(hands, dict):
+class FailedThrow(TypedDict):
+    """A throw that does not stand (§5.3): what is led instead, what could be beaten,
+    and the penalty before its sign."""
+    forced: list[str]
+    beatable: list[dict[str, object]]
+    penalty: int
+
+
+# The hands by seat: a list, or a mapping keyed by seat (an int, or its JSON string).
+Hands = Sequence[Sequence[str]] | Mapping[Any, Sequence[str]]
+
+
+def _hand(hands: Hands, seat: int) -> Sequence[str]:
+    if isinstance(hands, Mapping):
         return hands[seat] if seat in hands else hands[str(seat)]
     return hands[seat]
 
 
-def check_throw(cards, leader, hands, ctx):
+def check_throw(cards: Sequence[str], leader: int, hands: Hands,
+                ctx: TrumpContext) -> FailedThrow | None:
     """Check a lead from one suit-class against the three other hands (partner included).
 
     Returns None when the lead stands (a single component, or no component can be beaten);
@@ -26,7 +42,7 @@ def check_throw(cards, leader, hands, ctx):
     cls, pos = ctx.cls, ctx.pos
     lc = cls[cards[0]]
     high_single = high_pair = -1
-    tractor_runs = []
+    tractor_runs: list[tuple[int, int]] = []
     for seat in range(4):
         if seat == leader:
             continue
@@ -58,18 +74,22 @@ def check_throw(cards, leader, hands, ctx):
     }
 
 
-def _largest_kind(reqs, pairs):
+def _largest_kind(reqs: Sequence[int], pairs: int) -> str:
     return TRACTOR if reqs else PAIR if pairs else SINGLE
 
 
-def play_value(cards, ctx, reqs, pairs):
+def play_value(cards: Sequence[str], ctx: TrumpContext, reqs: Sequence[int],
+               pairs: int) -> int | None:
     """Value of a one-suit-class play that matches the lead's structure, else None.
 
     Matching: at least the lead's tractors (a longer one may be split) and at least its
     pairs (pairs in tractors count). Value: the highest component of the lead's largest
     kind in any matching reading (RULES §5.5)."""
-    pp = pair_positions(cards, ctx) if pairs else None
-    if pairs and sum(pp.values()) < pairs:
+    if not pairs:
+        pos = ctx.pos
+        return max(pos[c] for c in cards)
+    pp = pair_positions(cards, ctx)
+    if sum(pp.values()) < pairs:
         return None
     if reqs:
         fit, placed = fit_tractors(pp, reqs)
@@ -78,40 +98,65 @@ def play_value(cards, ctx, reqs, pairs):
         # fit_tractors tries the longest requirement's placements highest first, so the
         # first full fit has the best top for the lead's largest kind.
         return placed[0][0]
-    if pairs:
-        return max(pp)
-    pos = ctx.pos
-    return max(pos[c] for c in cards)
+    return max(pp)
 
 
-def trick_winner(plays, ctx):
-    """Seat currently winning a trick; `plays` = [[seat, cards], ...], lead first.
+class LeadRanking:
+    """How plays compare in a trick with this lead (RULES §5.5), worked out once.
 
-    Works on partial tricks too. Equal values: the earlier play stays ahead (§2.5)."""
-    lead_seat, lead = plays[0]
-    cls = ctx.cls
-    lc = cls[lead[0]]
-    comps = split(lead, ctx)
-    reqs, pairs = requirements(comps)
-    throw = len(comps) > 1
-    best_seat, best = lead_seat, (0, play_value(lead, ctx, reqs, pairs))
-    for seat, cards in plays[1:]:
+    `rank(cards)` is (0 following / 1 ruffing, value) for a play that can take the trick,
+    None for one that cannot (a discard, a mixed play, a follow to a successful throw);
+    the lead itself ranks (0, `lead_value`). Higher wins; on a tie the earlier play stays
+    ahead (§2.5)."""
+
+    __slots__ = ("ctx", "lc", "lead_value", "n", "pairs", "reqs", "throw")
+
+    def __init__(self, lead: Sequence[str], ctx: TrumpContext) -> None:
+        self.ctx = ctx
+        self.n = len(lead)
+        self.lc = ctx.cls[lead[0]]
+        comps = split(lead, ctx) if self.n > 1 else None
+        self.reqs, self.pairs = requirements(comps) if comps else ([], 0)
+        self.throw = comps is not None and len(comps) > 1
+        value = play_value(lead, ctx, self.reqs, self.pairs)
+        assert value is not None  # a lead always matches its own structure
+        self.lead_value: int = value
+
+    def rank(self, cards: Sequence[str]) -> tuple[int, int] | None:
+        ctx = self.ctx
+        cls = ctx.cls
         pc = cls[cards[0]]
+        if self.n == 1:  # the common case, without the structure test
+            if pc == self.lc:
+                return 0, ctx.pos[cards[0]]
+            return (1, ctx.pos[cards[0]]) if pc == TRUMP_CLASS else None
         if any(cls[c] != pc for c in cards):
-            continue  # a mixed play is a discard
-        if pc == lc:
-            if throw:
-                continue  # a successful throw cannot be beaten in its own suit
+            return None  # a mixed play is a discard
+        if pc == self.lc:
+            if self.throw:
+                return None  # a successful throw cannot be beaten in its own suit
             rank = 0
         elif pc == TRUMP_CLASS:
             rank = 1  # ruff of a non-trump lead
         else:
-            continue  # discard
-        v = play_value(cards, ctx, reqs, pairs)
-        if v is not None and (rank, v) > best:
-            best_seat, best = seat, (rank, v)
+            return None  # discard
+        v = play_value(cards, ctx, self.reqs, self.pairs)
+        return None if v is None else (rank, v)
+
+
+def trick_winner(plays: Sequence[Play], ctx: TrumpContext) -> int:
+    """Seat currently winning a trick; `plays` = [[seat, cards], ...], lead first.
+
+    Works on partial tricks too. Equal values: the earlier play stays ahead (§2.5)."""
+    lead_seat: int = plays[0][0]
+    ranking = LeadRanking(plays[0][1], ctx)
+    best_seat, best = lead_seat, (0, ranking.lead_value)
+    for seat, cards in plays[1:]:
+        rv = ranking.rank(cards)
+        if rv is not None and rv > best:
+            best_seat, best = seat, rv
     return best_seat
 
 
-def trick_points(plays):
+def trick_points(plays: Sequence[Play]) -> int:
     return sum(points(cards) for _, cards in plays)

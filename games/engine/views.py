@@ -4,34 +4,41 @@ A view never holds another seat's hand, the undealt deck, or — for anyone but 
 dealer, before the hand is scored — the kitty or the bury. `reveal=True` is for the
 server and finished-hand replays: it adds everything.
 """
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from .advice import legal_declarations
+from .cards import DEALT_CARDS
+from .game import Game
+from .order import TrumpContext, context, standing_context
 
 
-def _sorted(game, cards):
+def _sorted(game: Game, cards: Iterable[str]) -> list[str]:
     return game.ctx.sort(cards)
 
 
-def _kitty_for(game, seat):
+def _kitty_for(game: Game, seat: int | None) -> list[str] | None:
     """§4.1/§6.3: the dealer sees the picked-up kitty during bury, then the bury;
     everyone sees the bury once the hand is over."""
-    if game.phase in ("scored", "finished") and game.buried is not None and game.dealt == 100:
+    if game.phase in ("scored", "finished") and game.buried is not None and game.dealt == DEALT_CARDS:
         return list(game.buried)
     if seat is not None and seat == game.dealer:
-        if game.phase == "bury":
+        if game.phase == "bury" and game.kitty is not None:
             return list(game.kitty)
-        if game.phase == "play":
+        if game.phase == "play" and game.buried is not None:
             return list(game.buried)
     return None
 
 
-def view(game, seat, *, reveal=False):
+def view(game: Game, seat: int | None, *, reveal: bool = False) -> dict[str, Any]:
     """The JSON-able view of `game` for `seat` (0-3) or a spectator (None)."""
+    hands, areas = game.hands or [[], [], [], []], game.areas or [[], [], [], []]
     in_hand = game.hands is not None
     over = game.phase in ("scored", "finished")
-    hand = _sorted(game, game.hands[seat]) if in_hand and seat is not None else []
+    hand = _sorted(game, hands[seat]) if in_hand and seat is not None else []
     tricks = game.tricks or []
     last = tricks[-1] if tricks else None
-    v = {
+    v: dict[str, Any] = {
         "seat": seat,
         "phase": game.phase,
         "hand_no": game.hand_no,
@@ -41,8 +48,8 @@ def view(game, seat, *, reveal=False):
         "trump": game.trump,
         "dealt": game.dealt,
         "hand": hand,
-        "hand_counts": [len(h) for h in game.hands] if in_hand else [0, 0, 0, 0],
-        "declaration_areas": {str(s): list(game.areas[s]) if in_hand else [] for s in range(4)},
+        "hand_counts": [len(h) for h in hands] if in_hand else [0, 0, 0, 0],
+        "declaration_areas": {str(s): list(areas[s]) if in_hand else [] for s in range(4)},
         "standing": dict(game.standing) if game.standing else None,
         "declarations": [dict(d) for d in game.declarations or []],
         "flipped": game.flipped,
@@ -62,7 +69,7 @@ def view(game, seat, *, reveal=False):
                         if seat is not None and game.phase in ("deal", "last_chance") else []),
     }
     if reveal:
-        v["hands"] = {str(s): _sorted(game, game.hands[s]) if in_hand else [] for s in range(4)}
+        v["hands"] = {str(s): _sorted(game, hands[s]) if in_hand else [] for s in range(4)}
         v["kitty_original"] = list(game.kitty) if game.kitty else None
         v["buried"] = list(game.buried) if game.buried else None
         v["tricks"] = [{"leader": t["leader"], "plays": [[s, list(c)] for s, c in t["plays"]],
@@ -72,7 +79,7 @@ def view(game, seat, *, reveal=False):
     return v
 
 
-def _copy_result(result):
+def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     out = dict(result)
     for k in ("declarations",):
         out[k] = [dict(d) for d in result[k]]
@@ -81,3 +88,16 @@ def _copy_result(result):
     for k in ("levels_before", "levels_after", "level_change"):
         out[k] = dict(result[k])
     return out
+
+
+def view_context(v: Mapping[str, Any] | None) -> TrumpContext | None:
+    """The TrumpContext a view's cards are marked and sorted with (None without a view):
+    once the hand is scored, the hand's own level and trump (the levels have moved on,
+    §8); before trump is fixed, the standing declaration's (as `Game.ctx`, §3.3)."""
+    if not v:
+        return None
+    if v.get("result"):
+        return context(v["result"]["level"], v["result"]["trump"])
+    if not v.get("level"):
+        return None
+    return standing_context(level=v["level"], trump=v.get("trump"), standing=v.get("standing"))

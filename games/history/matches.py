@@ -7,10 +7,11 @@ hand's public facts only, and a running hand has no replay.
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
+from games import engine
 from games.history import replay
 from games.models import Hand, Match, MatchPlayer, Seat, TableEvent
 
-START_LEVELS = {"0": "2", "1": "2"}
+START_LEVELS = engine.START_LEVELS  # RULES §8.1
 
 
 # --- who may look -------------------------------------------------------------------

@@ -58,7 +58,7 @@ def describe(frame, names: list[str]) -> str:
 def frame_context(frame, names: list[str]) -> dict:
     """The board of one replay step: all four hands, the trick, the kitty and the score."""
     view = frame.view
-    ctx = engine.context(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
+    ctx = engine.view_context(view)
     trick = {seat: cards for seat, cards in view["trick"]}
     seats = []
     for seat in range(4):

@@ -12,7 +12,7 @@ from django.conf import settings
 from games import engine
 from games.runtime.commands import Issuer
 
-DECK_DEALT = 100  # RULES §1.3: 25 cards to each of 4 seats, 8 stay in the kitty
+DECK_DEALT = engine.DEALT_CARDS  # RULES §1.3: 25 cards to each of 4 seats, 8 stay in the kitty
 
 
 def dealt_at(table, now: datetime) -> int:

@@ -72,10 +72,6 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
                 is_dealer=view["dealer"] == position,
                 is_turn=view["turn"] == position,
             )
-            if view["phase"] == "deal":
-                # Public: the deal goes round from the dealer (seat 0 in a first hand), §1.3/§3.6,
-                # so the page can count every seat's cards as its own arrive.
-                player["deal_offset"] = (position - (view["dealer"] or 0)) % 4
         players.append(player)
     view = _named(view, names, ctx) if view else view
     return {
@@ -114,11 +110,14 @@ def _declaration_faces(view, ctx) -> list[list[dict]]:
 
 def card_arrival(view, code: str, shown_declarations) -> dict:
     """A dealt card pushed alone to its seat: the card's button and where it goes in the
-    sorted hand (RULES §2.6), plus the declaration buttons when they changed. Rendering
+    sorted hand (RULES §2.6), the seats' card counts, plus the declaration buttons when they changed. Rendering
     the whole hand for each of the ~670 cards a second of 100 dealing tables cost most of
     the deal's CPU (docs/performance.md)."""
     ctx = trump_context(view)
-    push = {"card": code, "index": view["hand"].index(code), "html": card_button(card_face(code, ctx))}
+    # "counts": every seat's cards in hand now (public, RULES §9), so the page shows the
+    # other seats' counts without knowing the deal order.
+    push = {"card": code, "index": view["hand"].index(code), "html": card_button(card_face(code, ctx)),
+            "counts": list(view["hand_counts"])}
     if view["can_declare"] != shown_declarations:
         context = {"declarations": _declaration_faces(view, ctx)}
         push["declare"] = render_to_string("games/partials/declare_options.html", context)
@@ -126,14 +125,8 @@ def card_arrival(view, code: str, shown_declarations) -> dict:
 
 
 def trump_context(view):
-    """Which cards to mark (and sort) as trumps in this view, if any."""
-    if view and view.get("result"):
-        # After the hand the levels have moved on: mark its cards with the hand's own trumps.
-        return engine.context(view["result"]["level"], view["result"]["trump"])
-    if view and view.get("level"):
-        # Before trump is fixed, the standing declaration's suit is marked (as the hand is sorted).
-        return engine.context(view["level"], view.get("trump") or (view.get("standing") or {}).get("trump"))
-    return None
+    """Which cards to mark (and sort) as trumps in this view, if any: the engine's answer."""
+    return engine.view_context(view)
 
 
 PHASES = {

@@ -83,7 +83,6 @@
     }
     updateCounter();
     updateTitle();
-    updateDealtCounts();
   }
 
   // A card push carries only this seat's hand; the public dealt count travels as a number.
@@ -96,17 +95,12 @@
     if (bar) bar.style.width = dealt + "%";
   }
 
-  // During the deal only this seat's own cards are pushed; the other seats' counts follow
-  // from the public dealt count (one card each in turn from the first receiver).
-  function updateDealtCounts() {
-    const meter = root.querySelector("#status .dealt[data-dealt]");
-    if (!meter) return;
-    const dealt = Number(meter.dataset.dealt);
-    root.querySelectorAll(".seat[data-deal-offset]").forEach((seat) => {
-      const offset = Number(seat.dataset.dealOffset);
-      const received = dealt > offset ? Math.floor((dealt - offset - 1) / 4) + 1 : 0;
-      const count = seat.querySelector(".count-n");
-      if (count) count.textContent = String(Math.max(0, received - Number(seat.dataset.declared || 0)));
+  // During the deal only this seat's own cards are pushed; each push carries every seat's
+  // (public) card count, computed by the server, so the page knows no deal order.
+  function showCounts(counts) {
+    (counts || []).forEach((n, seat) => {
+      const count = root.querySelector(`.seat[data-seat="${seat}"] .count-n`);
+      if (count) count.textContent = String(n);
     });
   }
 
@@ -197,7 +191,7 @@
       if (msg.version !== version) return send({ action: "sync" }); // gap: ask for a resync
       showDealt(msg.dealt);
       if (!addDealtCard(msg)) return send({ action: "sync" });
-      updateDealtCounts();
+      showCounts(msg.counts);
     } else if (msg.type === "selection") {
       pending = Math.max(0, pending - 1);
       if (pending || classifyTimer) return; // a newer selection is on its way
