@@ -22,7 +22,8 @@ class RegisterForm(UserCreationForm):
     AUTH_PASSWORD_VALIDATORS. Validation only: the view calls services.user_register."""
 
     email = forms.EmailField(
-        label=_("E-mail (optional)"), required=False,
+        label=_("E-mail (optional)"),
+        required=False,
         help_text=_("Only used to reset your password if you forget it."),
     )
 
@@ -90,7 +91,9 @@ class ThrottledAdminAuthenticationForm(LoginThrottleMixin, BanCheckMixin, AdminA
 class ProfileSettingsForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=language_choices, required=False)
     email = forms.EmailField(
-        label=_("E-mail"), required=False, help_text=_("Used only for password reset e-mails."),
+        label=_("E-mail"),
+        required=False,
+        help_text=_("Used only for password reset e-mails."),
     )
 
 
@@ -106,7 +109,5 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         email = self.cleaned_data["email"]
         ip = client_ip(self.request) if self.request is not None else "unknown"
         if not password_reset_allowed(email=email, ip=ip):
-            raise ValidationError(
-                _("Too many password-reset requests. Please try again in an hour."), code="throttled"
-            )
+            raise ValidationError(_("Too many password-reset requests. Please try again in an hour."), code="throttled")
         return email

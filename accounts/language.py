@@ -3,6 +3,7 @@
 LocaleMiddleware reads the cookie first, then Accept-Language, so the cookie is how
 a stored profile language takes effect.
 """
+
 from django.conf import settings
 from django.http import HttpResponse
 from django.utils.translation import get_supported_language_variant

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 def language_choices() -> list[tuple[str, str]]:
-    """"" means: follow the browser (Accept-Language). A callable keeps LANGUAGES out of migrations."""
+    """ "" means: follow the browser (Accept-Language). A callable keeps LANGUAGES out of migrations."""
     return [("", _("Browser default")), *settings.LANGUAGES]
 
 
@@ -18,7 +18,11 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
     )
     language = models.CharField(
-        _("language"), max_length=16, blank=True, default="", choices=language_choices,
+        _("language"),
+        max_length=16,
+        blank=True,
+        default="",
+        choices=language_choices,
         help_text=_("Language of the site for this player; empty follows the browser."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -34,6 +38,7 @@ class Profile(models.Model):
 
 # --- Moderation (games/moderation/users.py, games/moderation/tables.py, docs/moderation.md) ---------
 
+
 def active_at(now: datetime) -> models.Q:
     """THE definition of an active sanction: not lifted, and not expired at `now`. The
     queryset (`.active()`), the admin's column and the one-statement socket entry
@@ -47,23 +52,32 @@ class SanctionQuerySet(models.QuerySet):
 
     def with_active(self, now: datetime | None = None) -> "SanctionQuerySet":
         """Each row annotated `active_now` (for lists that show every sanction)."""
-        return self.annotate(active_now=models.ExpressionWrapper(
-            active_at(now or timezone.now()), output_field=models.BooleanField()))
+        return self.annotate(
+            active_now=models.ExpressionWrapper(active_at(now or timezone.now()), output_field=models.BooleanField())
+        )
 
 
 class Sanction(models.Model):
     """A restriction on one user, from `created_at` until lifted or `expires_at` (None: no end)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("user"))
-    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                  verbose_name=_("moderator"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")
+    )
     reason = models.CharField(_("reason"), max_length=300)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
     lifted_at = models.DateTimeField(_("lifted"), null=True, blank=True)
-    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("lifted by"))
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("lifted by"),
+    )
 
     objects = SanctionQuerySet.as_manager()
 
@@ -125,13 +139,21 @@ class ModerationLog(models.Model):
         RESOLVE_REPORT = "resolve_report", _("resolve report")
         DISMISS_REPORT = "dismiss_report", _("dismiss report")
 
-    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                  verbose_name=_("moderator"))
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")
+    )
     action = models.CharField(_("action"), max_length=20, choices=Action.choices, db_index=True)
-    target_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="+", verbose_name=_("user"))
-    table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                              verbose_name=_("table"))
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    table = models.ForeignKey(
+        "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("table")
+    )
     # A readable name of the target that survives its deletion ("alice", "Friday game (#12)").
     target = models.CharField(_("target"), max_length=200)
     reason = models.CharField(_("reason"), max_length=300)
@@ -156,17 +178,36 @@ class Report(models.Model):
         RESOLVED = "resolved", _("resolved")
         DISMISSED = "dismissed", _("dismissed")
 
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made",
-                                 verbose_name=_("reporter"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="reports_received", verbose_name=_("reported user"))
-    table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="reports",
-                              verbose_name=_("reported table"))
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made", verbose_name=_("reporter")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports_received",
+        verbose_name=_("reported user"),
+    )
+    table = models.ForeignKey(
+        "games.Table",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports",
+        verbose_name=_("reported table"),
+    )
     reason = models.CharField(_("reason"), max_length=1000)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+", verbose_name=_("handled by"))
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
     handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
     note = models.CharField(_("moderator's note"), max_length=300, blank=True)
 

@@ -1,4 +1,5 @@
 """Reads for accounts. Writes live in services.py."""
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
@@ -24,7 +25,10 @@ MODERATE_PERMISSION = "accounts.moderate"
 def user_can_moderate(user) -> bool:
     """Staff with the moderation permission (superusers have every permission)."""
     return bool(
-        user is not None and user.is_authenticated and user.is_active and user.is_staff
+        user is not None
+        and user.is_authenticated
+        and user.is_active
+        and user.is_staff
         and user.has_perm(MODERATE_PERMISSION)
     )
 
@@ -47,6 +51,7 @@ def is_muted(user) -> bool:
 def is_kicked(*, user, table_id: int) -> bool:
     """Was this user removed from this table by a moderator (and not let back)?"""
     return bool(
-        user is not None and user.is_authenticated
+        user is not None
+        and user.is_authenticated
         and Kick.objects.active().filter(user_id=user.pk, table_id=table_id).exists()
     )

@@ -1,4 +1,5 @@
 """Writes for accounts: users, profiles and demo data. Keyword-only, `<entity>_<action>`."""
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction

@@ -6,6 +6,7 @@ sees the same counters. Each subject (username, IP) has a fixed window that star
 its first failure: a counter key and a "window started" key, both expiring with the
 window. See docs/accounts.md.
 """
+
 import hashlib
 import time
 

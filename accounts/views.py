@@ -1,4 +1,5 @@
 """Thin views: validate with a form, write through services, render."""
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login

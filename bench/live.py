@@ -24,6 +24,7 @@ What it does (docs/performance.md):
 Both sides read the same machine clock. Bounded: --timeout kills everything; loopback only.
 Exit status: 0 when it ran (see the target lines), 2 when it could not run.
 """
+
 import argparse
 import asyncio
 import json
@@ -99,6 +100,7 @@ def stop_server() -> None:
 
 # --- the server process ----------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((LOOPBACK, 0))
@@ -109,9 +111,19 @@ def start_server(port, env, log_path):
     """Start the server (appending to its log) and wait until it listens; its pid."""
     global SERVER
     # As docs/deployment.md runs it: a handshake waits up to 30 s for its turn in a storm.
-    command = [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(port),
-               "--websocket_connect_timeout", "30", "config.asgi:application"]
-    log = open(log_path, "ab")
+    command = [
+        sys.executable,
+        "-m",
+        "daphne",
+        "-b",
+        LOOPBACK,
+        "-p",
+        str(port),
+        "--websocket_connect_timeout",
+        "30",
+        "config.asgi:application",
+    ]
+    log = open(log_path, "ab")  # noqa: SIM115 (the server writes to it for its whole life)
     SERVER = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -127,13 +139,14 @@ def start_server(port, env, log_path):
 
 # --- clients -------------------------------------------------------------------------------
 
+
 class Client:
     """One websocket of a table; keeps the arrival time of every message."""
 
     def __init__(self, table_id: int, seat, cookie: str):
         self.table_id, self.seat, self.cookie = table_id, seat, cookie
         self.states: list[tuple[int, float]] = []  # (version, arrival)
-        self.cards: list[tuple[int, float]] = []   # (dealt count, arrival)
+        self.cards: list[tuple[int, float]] = []  # (dealt count, arrival)
         self.kinds = Counter()
         self.unexpected: list[str] = []
         self.conn = None
@@ -147,9 +160,14 @@ class Client:
         self.closing = False
         self.first_state = asyncio.get_running_loop().create_future()
         self.conn = await connect(
-            f"ws://{LOOPBACK}:{port}/ws/table/{self.table_id}/", origin=f"http://{LOOPBACK}:{port}",
-            additional_headers={"Cookie": self.cookie}, open_timeout=15, close_timeout=5,
-            compression=None, proxy=None, max_queue=None,
+            f"ws://{LOOPBACK}:{port}/ws/table/{self.table_id}/",
+            origin=f"http://{LOOPBACK}:{port}",
+            additional_headers={"Cookie": self.cookie},
+            open_timeout=15,
+            close_timeout=5,
+            compression=None,
+            proxy=None,
+            max_queue=None,
         )
         self.reader = asyncio.create_task(self._read())
 
@@ -198,7 +216,7 @@ async def open_all(clients, port, concurrency=20, attempts=4) -> int:
                     await client.open(port)
                     await asyncio.wait_for(client.first_state, 20)
                     return
-                except Exception:  # noqa: BLE001 - retried, then reported
+                except Exception:
                     if attempt == attempts - 1:
                         raise
                     retries += 1
@@ -233,7 +251,7 @@ async def storm(clients, port, restart) -> dict:
             errors[f"HTTP {error.response.status_code}"] += 1
         except TimeoutError:
             errors["timeout"] += 1
-        except Exception as error:  # noqa: BLE001 - every failure is counted, by kind
+        except Exception as error:
             errors[type(error).__name__] += 1
         return None
 
@@ -246,6 +264,7 @@ async def storm(clients, port, restart) -> dict:
 
 
 # --- the run ---------------------------------------------------------------------------
+
 
 async def run(args, port, server_env, log_path):
     loop = asyncio.get_running_loop()
@@ -293,11 +312,21 @@ async def run(args, port, server_env, log_path):
     for client in everyone:
         counts_at_start.update(client.kinds)
     profiler = start_profiler(pid, args.seconds, args.profile)
-    cpu0, busy0, bench0, services0, t0 = (cpu_seconds(pid), machine_busy(), time.process_time(),
-                                          services_cpu_seconds(), time.time())
+    cpu0, busy0, bench0, services0, t0 = (
+        cpu_seconds(pid),
+        machine_busy(),
+        time.process_time(),
+        services_cpu_seconds(),
+        time.time(),
+    )
     await asyncio.sleep(args.seconds)
-    cpu1, busy1, bench1, services1, t1 = (cpu_seconds(pid), machine_busy(), time.process_time(),
-                                          services_cpu_seconds(), time.time())
+    cpu1, busy1, bench1, services1, t1 = (
+        cpu_seconds(pid),
+        machine_busy(),
+        time.process_time(),
+        services_cpu_seconds(),
+        time.time(),
+    )
     end = start + args.seconds
     messages = Counter()
     for client in everyone:
@@ -306,8 +335,9 @@ async def run(args, port, server_env, log_path):
     errors_window = Counter(u for c in everyone for u in c.unexpected)
     await asyncio.sleep(args.grace)  # let states of the last actions arrive
 
-    events = await in_db(events_between, deal_ids + play_ids, datetime.fromtimestamp(start, UTC),
-                         datetime.fromtimestamp(end, UTC))
+    events = await in_db(
+        events_between, deal_ids + play_ids, datetime.fromtimestamp(start, UTC), datetime.fromtimestamp(end, UTC)
+    )
     cards, cards_in_state, cards_missing = card_latencies(deal_clients, plans, start, end)
     actions, actions_missing = action_latencies(deal_clients + play_clients, events)
     playing = set(play_ids)
@@ -315,10 +345,14 @@ async def run(args, port, server_env, log_path):
     cores = os.cpu_count() or 1
     result = {
         "window_s": t1 - t0,
-        "cards": percentiles(cards), "cards_missing": cards_missing, "cards_in_state": cards_in_state,
-        "actions": percentiles(actions), "actions_missing": actions_missing,
+        "cards": percentiles(cards),
+        "cards_missing": cards_missing,
+        "cards_in_state": cards_in_state,
+        "actions": percentiles(actions),
+        "actions_missing": actions_missing,
         "bot_move_waits": percentiles(bot_move_waits(play_events, args.bot_delay_ms)),
-        "actions_per_s": len(events) / args.seconds, "play_actions_per_s": len(play_events) / args.seconds,
+        "actions_per_s": len(events) / args.seconds,
+        "play_actions_per_s": len(play_events) / args.seconds,
         "cards_per_s": len(cards) / args.seconds,
         "messages": {kind: n for kind, n in messages.items() if n},
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
@@ -329,13 +363,15 @@ async def run(args, port, server_env, log_path):
         "setup_connect_retries": setup_retries,
         "errors_window": sum(errors_window.values()),
         "error_kinds": dict(errors_window),
-        "phases_after": {k: dict(await in_db(phases, ids)) for k, ids in (("dealing", deal_ids), ("playing", play_ids))},
+        "phases_after": {
+            k: dict(await in_db(phases, ids)) for k, ids in (("dealing", deal_ids), ("playing", play_ids))
+        },
     }
 
     # The connect storm: every socket of --storm-tables tables (playing and dealing alternately).
     mixed = [t for pair in zip(play_ids, deal_ids) for t in pair]
-    mixed += play_ids[len(deal_ids):] + deal_ids[len(play_ids):]
-    storm_tables = set(mixed[:args.storm_tables])
+    mixed += play_ids[len(deal_ids) :] + deal_ids[len(play_ids) :]
+    storm_tables = set(mixed[: args.storm_tables])
     for client in everyone:
         client.unexpected.clear()
     chosen = [c for c in everyone if c.table_id in storm_tables]
@@ -360,10 +396,13 @@ async def run(args, port, server_env, log_path):
         profiler = start_profiler(pid, 6, args.profile and args.profile + ".storm")
     outcome = await storm(chosen, port, restart if args.storm_restart else None)
     result["storm"] = {
-        "tables": len(storm_tables), "sockets": outcome["sockets"], "resynced": len(outcome["times"]),
+        "tables": len(storm_tables),
+        "sockets": outcome["sockets"],
+        "resynced": len(outcome["times"]),
         "restart": args.storm_restart,
         **{k: v for k, v in percentiles(outcome["times"]).items() if k != "n"},
-        "errors": sum(outcome["errors"].values()), "error_kinds": dict(outcome["errors"]),
+        "errors": sum(outcome["errors"].values()),
+        "error_kinds": dict(outcome["errors"]),
         "server_cpu_pct": 100 * (cpu_seconds(storm_pid) - storm_cpu0) / (time.time() - storm_t0),
     }
     await asyncio.gather(*(c.close() for c in everyone), return_exceptions=True)
@@ -378,8 +417,9 @@ def report(args, result, log_path) -> None:
     log = Path(log_path).read_text(errors="replace")
     result["server_log"] = {"tracebacks": log.count("Traceback"), "max_connections": log.count("Too many connections")}
     storm = result["storm"]
-    others = (result["machine_busy_pct"] - result["server_cpu_pct"] - result["bench_cpu_pct"]
-              - result["services_cpu_pct"])
+    others = (
+        result["machine_busy_pct"] - result["server_cpu_pct"] - result["bench_cpu_pct"] - result["services_cpu_pct"]
+    )
     result["others_cpu_pct"] = others
     lines = [
         "",
@@ -410,7 +450,9 @@ def report(args, result, log_path) -> None:
     ]
     ok_a = result["cards"].get("p99", 0) <= TARGET_P99_MS and not result["cards_missing"]
     ok_b = result["actions"].get("p99", 0) <= TARGET_P99_MS and not result["actions_missing"]
-    ok_s = storm["resynced"] == storm["sockets"] and storm.get("max", 1e9) <= TARGET_STORM_S * 1000 and not storm["errors"]
+    ok_s = (
+        storm["resynced"] == storm["sockets"] and storm.get("max", 1e9) <= TARGET_STORM_S * 1000 and not storm["errors"]
+    )
     lines += [
         f"target (a) p99 ≤ {TARGET_P99_MS:.0f} ms, none missing: {'MET' if ok_a else 'MISSED'}",
         f"target (b) p99 ≤ {TARGET_P99_MS:.0f} ms, none missing: {'MET' if ok_b else 'MISSED'}",
@@ -431,14 +473,21 @@ def main():
     parser.add_argument("--playing", type=int, default=100, help="all-bot tables playing (4 spectator sockets each)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measurement window from the common deal start")
     parser.add_argument("--storm-tables", type=int, default=100, help="tables whose sockets all reconnect at once")
-    parser.add_argument("--storm-without-restart", dest="storm_restart", action="store_false",
-                        help="the storm's sockets reconnect to the same server (its memory warm)")
+    parser.add_argument(
+        "--storm-without-restart",
+        dest="storm_restart",
+        action="store_false",
+        help="the storm's sockets reconnect to the same server (its memory warm)",
+    )
     parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the server")
     parser.add_argument("--grace", type=float, default=3.0, help="seconds to wait for in-flight messages")
     parser.add_argument("--timeout", type=float, default=None, help="hard limit in seconds (default: scaled)")
     parser.add_argument("--json", help="also write the numbers to this file")
-    parser.add_argument("--profile", help="py-spy the server during the window (and the storm) into this file; "
-                        "needs py-spy in the venv (pip install py-spy; not a project dependency)")
+    parser.add_argument(
+        "--profile",
+        help="py-spy the server during the window (and the storm) into this file; "
+        "needs py-spy in the venv (pip install py-spy; not a project dependency)",
+    )
     args = parser.parse_args()
     if args.profile and not (Path(sys.executable).parent / "py-spy").exists():
         parser.error("--profile needs py-spy in the virtualenv (pip install py-spy)")
@@ -471,10 +520,17 @@ def main():
     setup_django(database_url, redis_url, secret_key)
     port = free_port()
     server_env = {
-        **os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "DEBUG": "0",
-        "SECRET_KEY": secret_key, "ALLOWED_HOSTS": LOOPBACK, "GAMES_DEAL_LEAD_IN_MS": "200",
-        "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms), "GAMES_NEXT_HAND_DELAY_MS": "2000",
-        "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+        "SECRET_KEY": secret_key,
+        "ALLOWED_HOSTS": LOOPBACK,
+        "GAMES_DEAL_LEAD_IN_MS": "200",
+        "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms),
+        "GAMES_NEXT_HAND_DELAY_MS": "2000",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
     }
     for proxy in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
         server_env.pop(proxy, None)

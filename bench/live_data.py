@@ -2,6 +2,7 @@
 
 Every function here runs in the bench process (in one worker thread during the run).
 """
+
 import os
 from collections import Counter
 from datetime import datetime
@@ -43,10 +44,16 @@ def check_services(database_url: str, redis_url: str, flush: bool) -> None:
 
 
 def setup_django(database_url, redis_url, secret_key):
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-        "DEBUG": "0", "SECRET_KEY": secret_key, "ALLOWED_HOSTS": LOOPBACK,
-    })
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "DEBUG": "0",
+            "SECRET_KEY": secret_key,
+            "ALLOWED_HOSTS": LOOPBACK,
+        }
+    )
     import django
     from django.core.management import call_command
 
@@ -93,7 +100,7 @@ def make_tables(dealing: int, playing: int):
     cookies = [session_cookie(u) for u in users]
     deal_ids, play_ids = [], []
     for i in range(dealing):
-        seated = users[4 * i:4 * i + 4]
+        seated = users[4 * i : 4 * i + 4]
         table = table_create(owner=seated[0], name=f"bench-deal-{i}", deal_pace_ms=150)
         for position, user in enumerate(seated):
             Seat.objects.filter(table=table, position=position).update(user=user)
@@ -119,8 +126,7 @@ def start_matches(table_ids, deal_start: datetime | None = None, lead_in_ms: int
         if deal_start is not None:
             lead_in_ms = max(0, int((deal_start - timezone.now()).total_seconds() * 1000))
         settings.GAMES_DEAL_LEAD_IN_MS = lead_in_ms
-        writer.table_act(table_id=table_id, action={"type": "start_match"}, expected_version=None,
-                           issuer=Issuer.SYSTEM)
+        writer.table_act(table_id=table_id, action={"type": "start_match"}, expected_version=None, issuer=Issuer.SYSTEM)
 
 
 def deal_plans(table_ids) -> dict:
@@ -144,8 +150,11 @@ def phases(table_ids) -> Counter:
 def events_between(table_ids, start: datetime, end: datetime) -> list:
     from games.models import TableEvent
 
-    return list(TableEvent.objects.filter(table_id__in=table_ids, created_at__gte=start, created_at__lte=end)
-                .values_list("table_id", "seq", "created_at", "source"))
+    return list(
+        TableEvent.objects.filter(table_id__in=table_ids, created_at__gte=start, created_at__lte=end).values_list(
+            "table_id", "seq", "created_at", "source"
+        )
+    )
 
 
 def close_db():

@@ -1,4 +1,6 @@
 """bench/live.py's measuring side: latency analysis, /proc CPU readings, py-spy profiles."""
+
+import itertools
 import os
 import re
 import statistics
@@ -13,8 +15,23 @@ def start_profiler(pid: int, seconds: float, path: str | None):
     if not path:
         return None
     pyspy = Path(sys.executable).parent / "py-spy"
-    command = [str(pyspy), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
-               "--threads", "--gil", "--nonblocking", "-r", "100", "-f", "raw", "-o", path]
+    command = [
+        str(pyspy),
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(max(1, round(seconds))),
+        "--threads",
+        "--gil",
+        "--nonblocking",
+        "-r",
+        "100",
+        "-f",
+        "raw",
+        "-o",
+        path,
+    ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -32,11 +49,19 @@ def _where(thread, frames) -> str:
     side = "loop" if "MainThread" in thread else "DB thread"
     ours = [f for f in frames if "(games/" in f or "(accounts/" in f or "(channels/auth" in f]
     if ours:
-        inner = ("db" if any("psycopg" in f or "django/db" in f for f in frames)
-                 else "render" if any("django/template" in f for f in frames) else "other")
+        inner = (
+            "db"
+            if any("psycopg" in f or "django/db" in f for f in frames)
+            else "render"
+            if any("django/template" in f for f in frames)
+            else "other"
+        )
         return f"{side}: {ours[0]} [{inner}]"
-    for marker, name in (("channels_redis", "channel layer (Redis)"), ("autobahn", "websocket protocol"),
-                         ("(redis/", "channel layer (Redis)")):
+    for marker, name in (
+        ("channels_redis", "channel layer (Redis)"),
+        ("autobahn", "websocket protocol"),
+        ("(redis/", "channel layer (Redis)"),
+    ):
         if any(marker in f for f in frames):
             return f"{side}: {name}"
     return f"{side}: other, {frames[-1] if frames else '?'}"
@@ -72,7 +97,7 @@ def services_cpu_seconds() -> dict[int, float]:
             text = stat.read_text()
         except OSError:
             continue
-        name = text[text.index("(") + 1:text.rindex(")")]
+        name = text[text.index("(") + 1 : text.rindex(")")]
         if name.startswith(("postgres", "redis-server")):
             fields = text.rsplit(")", 1)[1].split()
             seconds[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -99,8 +124,14 @@ def percentiles(values_s: list[float]) -> dict:
     def pick(q):
         return ms[min(len(ms) - 1, int(q * len(ms)))]
 
-    return {"n": len(ms), "p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": ms[-1],
-            "mean": statistics.fmean(ms)}
+    return {
+        "n": len(ms),
+        "p50": pick(0.50),
+        "p95": pick(0.95),
+        "p99": pick(0.99),
+        "max": ms[-1],
+        "mean": statistics.fmean(ms),
+    }
 
 
 def card_latencies(clients, plans, start: float, end: float):
@@ -150,7 +181,7 @@ def bot_move_waits(events, delay_ms: int) -> list[float]:
     write, which a player's action would wait in too."""
     rows = sorted(events)
     waits = []
-    for before, move in zip(rows, rows[1:]):
+    for before, move in itertools.pairwise(rows):
         if move[0] == before[0] and move[1] == before[1] + 1 and move[3] == "bot":
             waits.append((move[2] - before[2]).total_seconds() - delay_ms / 1000)
     return waits
@@ -159,5 +190,7 @@ def bot_move_waits(events, delay_ms: int) -> list[float]:
 def fmt(stats: dict) -> str:
     if not stats.get("n"):
         return "n=0"
-    return (f"n={stats['n']}  p50 {stats['p50']:.1f}  p95 {stats['p95']:.1f}  p99 {stats['p99']:.1f}  "
-            f"max {stats['max']:.1f} ms")
+    return (
+        f"n={stats['n']}  p50 {stats['p50']:.1f}  p95 {stats['p95']:.1f}  p99 {stats['p99']:.1f}  "
+        f"max {stats['max']:.1f} ms"
+    )

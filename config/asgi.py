@@ -5,6 +5,7 @@ site itself: an allowed host (AllowedHostsOriginValidator) with the scheme and p
 socket connected to (config/websocket_origin.py) — without it any site could drive a
 player's socket (STYLE pitfall 6).
 """
+
 import gc
 import os
 

@@ -2,6 +2,7 @@
 
 Kept apart from settings.py so the parsing is small, testable and obvious.
 """
+
 import os
 from pathlib import Path
 

@@ -1,4 +1,5 @@
 """Site-wide request guards that belong to no app."""
+
 from django.http import Http404, HttpRequest, HttpResponse
 
 

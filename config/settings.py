@@ -3,6 +3,7 @@
 Embedded defaults (SQLite, in-memory channel layer) when DATABASE_URL / REDIS_URL
 are unset; PostgreSQL and Redis when they are set. See docs/deployment.md.
 """
+
 import os
 from pathlib import Path
 
@@ -90,8 +91,16 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 PERMISSIONS_POLICY = {  # a card game needs none of the browser's powerful features
-    "accelerometer": [], "camera": [], "display-capture": [], "geolocation": [], "gyroscope": [],
-    "magnetometer": [], "microphone": [], "midi": [], "payment": [], "usb": [],
+    "accelerometer": [],
+    "camera": [],
+    "display-capture": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "usb": [],
 }
 # Behind a TLS-terminating proxy (nginx) that sets X-Forwarded-Proto; only where the proxy
 # overwrites that header, never when clients reach the server directly.
@@ -137,16 +146,18 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Django 6.1 mailers: the console by default; SMTP when EMAIL_HOST is set.
 if os.environ.get("EMAIL_HOST"):
-    MAILERS = {"default": {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "OPTIONS": {
-            "host": os.environ["EMAIL_HOST"],
-            "port": int(os.environ.get("EMAIL_PORT", "587")),
-            "username": os.environ.get("EMAIL_HOST_USER", ""),
-            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-            "use_tls": env_bool("EMAIL_USE_TLS", True),
-        },
-    }}
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+            },
+        }
+    }
 else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Double Up <noreply@localhost>")
@@ -158,8 +169,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # Django's own default config already gave the "django" logger a console handler, and
     # it propagates to the root's: without this every line of it was printed twice.
-    "loggers": {"django": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"),
-                           "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"), "propagate": False}
+    },
 }
 
 # Table runtime (docs/table-runtime.md): pauses the server keeps between timed steps.

@@ -9,6 +9,7 @@ both `daphne` and `runserver` import the application before they build their fac
 Messages under the limit but over a socket's own (4 KB) get a `too_large` error reply
 (games/web/socket_input.py).
 """
+
 import daphne.server
 from daphne.ws_protocol import WebSocketFactory
 

@@ -6,6 +6,7 @@ machine, plain http beside https) could drive a player's socket. A socket here m
 from this very site: its Origin equals the scheme and Host it connected to, or is one of
 CSRF_TRUSTED_ORIGINS (the same list Django's CSRF check trusts).
 """
+
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier

@@ -6,6 +6,7 @@ The record holds private game data (decks, buried cards, seat-private events). W
 hand runs it stays hidden here too — moderators may also be players (RULES §9) — and
 shows once the hand is over.
 """
+
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
@@ -45,13 +46,25 @@ class BuryInline(ReadOnlyInline):
 
     def has_view_permission(self, request, obj=None) -> bool:
         return hand_is_over(obj) and super().has_view_permission(request, obj)
+
     show_change_link = False
 
 
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
-    list_display = ("name", "id", "owner", "status", "is_private", "allow_bots", "version", "created_at",
-                    "matches_link", "events_link", "moderate")
+    list_display = (
+        "name",
+        "id",
+        "owner",
+        "status",
+        "is_private",
+        "allow_bots",
+        "version",
+        "created_at",
+        "matches_link",
+        "events_link",
+        "moderate",
+    )
     list_filter = ("status", "is_private", "allow_bots", "turn_limit_s", "created_at")
     search_fields = ("name", "owner__username", "seats__user__username", "=id")
     list_select_related = ("owner",)
@@ -79,9 +92,16 @@ class TableAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Close selected tables"), permissions=["moderate"])
     def close_tables(self, request, queryset):
-        return reason_action(self, request, queryset, action="close_tables", title=_("Close selected tables"),
-                             perform=lambda table, form: moderation.table_close(
-                                 moderator=request.user, table_id=table.pk, reason=form.cleaned_data["reason"]))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="close_tables",
+            title=_("Close selected tables"),
+            perform=lambda table, form: moderation.table_close(
+                moderator=request.user, table_id=table.pk, reason=form.cleaned_data["reason"]
+            ),
+        )
 
 
 @admin.register(Seat)
@@ -98,8 +118,17 @@ class SeatAdmin(ReadOnlyAdmin):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "table_link", "number", "started_at", "finished_at", "winner_team", "aborted",
-                    "abort_reason", "hands_link")
+    list_display = (
+        "__str__",
+        "table_link",
+        "number",
+        "started_at",
+        "finished_at",
+        "winner_team",
+        "aborted",
+        "abort_reason",
+        "hands_link",
+    )
     list_filter = ("aborted", "winner_team", "started_at")
     search_fields = ("table__name", "players__username", "abort_reason")
     list_select_related = ("table",)
@@ -132,8 +161,17 @@ class MatchPlayerAdmin(ReadOnlyAdmin):
 
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "match_link", "number", "level", "dealer", "trump", "defenders_score",
-                    "finished_at", "events_link")
+    list_display = (
+        "__str__",
+        "match_link",
+        "number",
+        "level",
+        "dealer",
+        "trump",
+        "defenders_score",
+        "finished_at",
+        "events_link",
+    )
     list_filter = ("level", "trump", "started_at")
     search_fields = ("match__table__name", "seed")
     list_select_related = ("match__table",)
@@ -210,6 +248,13 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Delete selected messages (hide them)"), permissions=["moderate"])
     def delete_messages(self, request, queryset):
-        return reason_action(self, request, queryset, action="delete_messages", title=_("Delete selected messages"),
-                             perform=lambda message, form: user_moderation.chat_message_delete(
-                                 moderator=request.user, message=message, reason=form.cleaned_data["reason"]))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="delete_messages",
+            title=_("Delete selected messages"),
+            perform=lambda message, form: user_moderation.chat_message_delete(
+                moderator=request.user, message=message, reason=form.cleaned_data["reason"]
+            ),
+        )

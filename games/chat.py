@@ -15,6 +15,7 @@ returns False for now; the moderation module fills it in. Moderators hide a line
 setting `ChatMessage.deleted` / `deleted_by` and then calling
 `chat_notify_deleted(message)`; hidden lines are never shown again.
 """
+
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
@@ -61,7 +62,8 @@ def _spend_rate(user) -> None:
         raise Refusal(
             "rate_limited",
             gettext_noop("You are sending messages too quickly: at most {limit} every {window} seconds."),
-            limit=_rate_limit(), window=window,
+            limit=_rate_limit(),
+            window=window,
         )
 
 
@@ -75,7 +77,8 @@ def check_chat_text(text) -> str:
         raise Refusal("empty", gettext_noop("Type a message first."))
     if len(cleaned) > ChatMessage.MAX_LENGTH:
         raise Refusal(
-            "too_long", gettext_noop("A chat message can be at most {limit} characters."),
+            "too_long",
+            gettext_noop("A chat message can be at most {limit} characters."),
             limit=ChatMessage.MAX_LENGTH,
         )
     return cleaned
@@ -111,15 +114,21 @@ def chat_recent(*, table: Table, limit: int = RECENT) -> list[dict]:
     """The last `limit` visible lines of the table's chat, oldest first."""
     rows = (
         ChatMessage.objects.filter(table=table, deleted=False)
-        .select_related("user").order_by("-created_at", "-pk")[:limit]
+        .select_related("user")
+        .order_by("-created_at", "-pk")[:limit]
     )
     return [chat_line(message) for message in reversed(list(rows))]
 
 
 def chat_line(message: ChatMessage) -> dict:
     """What a rendered line needs (games/partials/chat_message.html)."""
-    return {"id": message.pk, "username": message.user.username, "user_id": message.user_id,
-            "text": message.text, "created_at": message.created_at}
+    return {
+        "id": message.pk,
+        "username": message.user.username,
+        "user_id": message.user_id,
+        "text": message.text,
+        "created_at": message.created_at,
+    }
 
 
 def _wire(line: dict) -> dict:

@@ -10,6 +10,7 @@ thread then never waits for a busy loop.
 Group messages are small (a version hint, a notice, a public chat line): no private
 data ever travels through them (RULES §9).
 """
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction

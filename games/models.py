@@ -5,6 +5,7 @@ The engine state of a running table lives in `Table.state` (a JSON snapshot) wit
 `seq == version` after it. Hands and matches are the durable, queryable record
 for history pages; replays fold `TableEvent.action`s through the engine.
 """
+
 import secrets
 
 from django.conf import settings
@@ -113,6 +114,9 @@ class MatchPlayer(models.Model):
         ordering = ["match", "position"]
         constraints = [models.UniqueConstraint(fields=["match", "position"], name="unique_match_position")]
 
+    def __str__(self):
+        return f"match {self.match_id} seat {self.position}"
+
     @property
     def team(self) -> int:
         return self.position % 2
@@ -170,6 +174,9 @@ class Bury(models.Model):
     class Meta:
         verbose_name_plural = "buries"
 
+    def __str__(self):  # never the cards: the admin lists buries of running hands too
+        return f"bury of hand {self.hand_id}"
+
 
 class TableEvent(models.Model):
     """Append-only log of every accepted action; `seq` is the table version it produced."""
@@ -178,7 +185,9 @@ class TableEvent(models.Model):
     seq = models.PositiveIntegerField()
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    source = models.CharField(max_length=10)  # who acted: "player", "clock", "bot" or "moderator" (games/runtime/writer.py)
+    source = models.CharField(
+        max_length=10
+    )  # who acted: "player", "clock", "bot" or "moderator" (games/runtime/writer.py)
     action = models.JSONField()
     events = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -204,8 +213,9 @@ class ChatMessage(models.Model):
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
     deleted = models.BooleanField(default=False)
-    deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    deleted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["table", "created_at", "pk"]
@@ -226,3 +236,6 @@ class Spectator(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     seen_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    def __str__(self):
+        return f"user {self.user_id} watching table {self.table_id}"

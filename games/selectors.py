@@ -1,4 +1,5 @@
 """Reads (STYLE: selectors): what a given user may see of tables and hands."""
+
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -113,8 +114,10 @@ def _entry_statement() -> tuple[str, list[str]]:
     held = _statements.get(connection.alias)
     if held is not None:
         return held
-    marks = {_DATETIME.get_db_prep_value(_SLOT_NOW, connection): "now",
-             **{value: slot for slot, value in _SLOT_VALUES.items()}}
+    marks = {
+        _DATETIME.get_db_prep_value(_SLOT_NOW, connection): "now",
+        **{value: slot for slot, value in _SLOT_VALUES.items()},
+    }
     user, table = _SLOT_VALUES["user"], _SLOT_VALUES["table"]
     parts, slots = [], []
     for queryset in (

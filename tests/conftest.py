@@ -1,5 +1,6 @@
 """Shared fixtures: users with real sessions, tables, and websocket clients that go
 through the real ASGI application (auth middleware, origin check, channel layer)."""
+
 import json
 import uuid
 
@@ -81,8 +82,9 @@ def make_table(owner, *, players=(), pace_ms=5, window_ms=50, **options):
     from games.models import Seat
     from games.runtime.tables import table_create
 
-    table = table_create(owner=owner, name=f"{owner.username}'s table", deal_pace_ms=pace_ms,
-                         last_chance_ms=window_ms, **options)
+    table = table_create(
+        owner=owner, name=f"{owner.username}'s table", deal_pace_ms=pace_ms, last_chance_ms=window_ms, **options
+    )
     for position, user in enumerate(players):
         if user is not None:
             Seat.objects.filter(table=table, position=position).update(user=user)

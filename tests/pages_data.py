@@ -1,5 +1,6 @@
 """A small, realistic site for page tests and screenshots: players, open tables in every
 state, one finished hand (history, replay), a report and a moderator."""
+
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -26,10 +27,15 @@ def build_site(password: str) -> dict:
     with override_settings(**FAST):
         played = _named(make_table(mei, players=[mei, li, sam, longname]), "Saturday tractor")
         drive(played, [mei, li, sam, longname], hands=1)
-    waiting = _named(make_table(li, players=[li, None, None, None], pace_ms=150, window_ms=2000),
-                     "Beginners welcome, bring tea")
-    writer.table_act(table_id=waiting.pk, action={"type": "add_bot", "seat": 2, "level": Seat.Bot.STRONG},
-                     expected_version=None, user=li)
+    waiting = _named(
+        make_table(li, players=[li, None, None, None], pace_ms=150, window_ms=2000), "Beginners welcome, bring tea"
+    )
+    writer.table_act(
+        table_id=waiting.pk,
+        action={"type": "add_bot", "seat": 2, "level": Seat.Bot.STRONG},
+        expected_version=None,
+        user=li,
+    )
     _named(make_table(jo, players=[jo, None, longname, None], pace_ms=80, turn_limit_s=30), "双升 练习桌")
     client = Client()
     client.force_login(sam)
@@ -37,5 +43,10 @@ def build_site(password: str) -> dict:
     Report.objects.create(reporter=li, user=jo, reason="Left in the middle of every hand.")
     Report.objects.create(reporter=jo, table=played, reason="Rude chat at this table.")
     hand = Hand.objects.filter(match__table=played, finished_at__isnull=False).first()
-    return {"people": people, "moderator": moderator, "played": Table.objects.get(pk=played.pk),
-            "waiting": waiting, "hand": hand}
+    return {
+        "people": people,
+        "moderator": moderator,
+        "played": Table.objects.get(pk=played.pk),
+        "waiting": waiting,
+        "hand": hand,
+    }

@@ -1,5 +1,6 @@
 """Real server processes (daphne) for multi-process and restart tests, and websocket
 clients that talk to them over loopback."""
+
 import asyncio
 import json
 import os
@@ -30,14 +31,23 @@ class Server:
 
     def __init__(self, port: int | None = None, **env):
         self.port = port or free_port()
-        self.env = {**os.environ, "DATABASE_URL": test_database_url(), "DEBUG": "1",
-                    "GAMES_DEAL_LEAD_IN_MS": "0", "GAMES_BOT_DELAY_MS": "0", **env}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": test_database_url(),
+            "DEBUG": "1",
+            "GAMES_DEAL_LEAD_IN_MS": "0",
+            "GAMES_BOT_DELAY_MS": "0",
+            **env,
+        }
         self.process = None
 
     def start(self) -> "Server":
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -72,8 +82,10 @@ class LiveClient:
         from websockets.asyncio.client import connect
 
         connection = await connect(
-            server.url(path), origin=f"http://127.0.0.1:{server.port}",
-            additional_headers={"Cookie": cookie.decode()}, open_timeout=10,
+            server.url(path),
+            origin=f"http://127.0.0.1:{server.port}",
+            additional_headers={"Cookie": cookie.decode()},
+            open_timeout=10,
         )
         return cls(connection)
 

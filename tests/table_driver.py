@@ -1,5 +1,6 @@
 """Drives a live table from a test: the test reads the stored state as an oracle to pick
 legal plays, and sends them through the seat's own real websocket client."""
+
 import asyncio
 import random
 import re
@@ -36,8 +37,12 @@ async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0,
         table, game = await load(table_id)
         if game is not None and done(game):
             return table, game
-        if (game is not None and game.phase in ("bury", "play") and game.turn in clients_by_seat
-                and (table.version, game.turn) != last_sent):
+        if (
+            game is not None
+            and game.phase in ("bury", "play")
+            and game.turn in clients_by_seat
+            and (table.version, game.turn) != last_sent
+        ):
             seat = game.turn
             message = choose_action(game, seat, rng)
             if on_turn:
@@ -104,11 +109,13 @@ def drive(table_id, users_by_seat, done, *, rng=None, limit=2000):
         if game.phase in ("bury", "play") and not (seats[game.turn].bot or seats[game.turn].autoplay):
             message = choose_action(game, game.turn, rng)
             action = {"type": message["action"], "cards": message["cards"]}
-            writer.table_act(table_id=table_id, action=action, expected_version=table.version,
-                               user=users_by_seat[game.turn])
+            writer.table_act(
+                table_id=table_id, action=action, expected_version=table.version, user=users_by_seat[game.turn]
+            )
             continue
-        step = clock.due_step(table, game, seats, timezone.now(),
-                              looked=looked[1] if looked and looked[0] == table.version else None)
+        step = clock.due_step(
+            table, game, seats, timezone.now(), looked=looked[1] if looked and looked[0] == table.version else None
+        )
         wait = (step.due - timezone.now()).total_seconds()
         if wait > 0:
             time.sleep(min(wait, 0.5))

@@ -1,4 +1,5 @@
 """accounts/management/commands/ensure_demo_users.py"""
+
 from io import StringIO
 
 from django.contrib.auth import get_user_model

@@ -1,4 +1,5 @@
 """templates/base.html: the layout every page extends."""
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.template import engines

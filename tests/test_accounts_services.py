@@ -1,4 +1,5 @@
 """accounts.services and accounts.selectors."""
+
 import pytest
 from django.contrib.auth import get_user_model
 

@@ -1,5 +1,6 @@
 """accounts.throttle: counting failures per username and per IP in the shared cache,
 and the login view refusing attempts while throttled."""
+
 import os
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def test_login_view_throttles_by_ip(client, player):
 
 def test_login_works_again_after_the_window(client, player, settings):
     settings.LOGIN_THROTTLE_WINDOW = 1
-    for i in range(5):
+    for _i in range(5):
         attempt(client, "mei", "wrong", "10.3.0.1")
     assert "Too many failed" in attempt(client, "mei", PASSWORD, "10.3.0.1").text
     time.sleep(1.3)

@@ -1,5 +1,6 @@
 """accounts.views and the auth URLs: register, log in/out, password change and reset,
 profile and settings pages."""
+
 import re
 
 import pytest
@@ -24,6 +25,7 @@ def register(client, username="lin", password=PASSWORD, email=""):
 
 
 # Registration
+
 
 def test_register_creates_user_and_profile_and_logs_in(client, db):
     response = register(client, email="lin@example.com")
@@ -76,6 +78,7 @@ def test_register_page_redirects_when_logged_in(client, player):
 
 # Log in and out
 
+
 def test_login_and_logout(client, player):
     response = client.post(reverse("login"), {"username": "mei", "password": PASSWORD})
     assert response.status_code == 302 and response.url == reverse("lobby")
@@ -109,6 +112,7 @@ def test_logout_by_get_is_refused(client, player):
 
 # Password change
 
+
 def test_password_change(client, player):
     client.force_login(player)
     assert client.get(reverse("password_change")).status_code == 200
@@ -134,6 +138,7 @@ def test_password_change_requires_login(client, db):
 
 
 # Password reset by e-mail
+
 
 def test_password_reset_email_and_link(client, player, settings, mailoutbox):
     response = client.post(reverse("password_reset"), {"email": "mei@example.com"})
@@ -163,6 +168,7 @@ def test_password_reset_unknown_email_sends_nothing(client, player, settings, ma
 
 
 # Profile and settings
+
 
 def test_profile_page_is_public_with_stats_placeholder(client, player):
     response = client.get(reverse("profile", args=["mei"]))

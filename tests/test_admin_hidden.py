@@ -1,5 +1,6 @@
 """Staff pages keep a running hand's hidden cards hidden too (RULES §9): moderators may
 also be players. Everything shows once the hand is over (games/admin.py)."""
+
 import re
 
 import pytest

@@ -2,6 +2,7 @@
 games/ and accounts/ (counting imports inside functions too: a lazy import only hides a
 cycle), `accounts` imports nothing from `games`, and the write path imports none of its
 handlers or callers (they register themselves, games/runtime/commands.py)."""
+
 import ast
 from pathlib import Path
 
@@ -68,7 +69,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if _is_ancestor(target, node):
                 continue
             if state.get(target) == 1:
-                return stack[stack.index(target):] + [target]
+                return stack[stack.index(target) :] + [target]
             if target not in state:
                 found = visit(target)
                 if found:
@@ -96,14 +97,25 @@ def test_the_cycle_check_finds_a_cycle():
 
 def test_accounts_imports_nothing_from_games():
     graph = _graph()
-    offenders = {name: sorted(t for t in targets if t.split(".")[0] == "games")
-                 for name, targets in graph.items() if name.split(".")[0] == "accounts"}
+    offenders = {
+        name: sorted(t for t in targets if t.split(".")[0] == "games")
+        for name, targets in graph.items()
+        if name.split(".")[0] == "accounts"
+    }
     assert not {name: found for name, found in offenders.items() if found}
 
 
 def test_the_write_path_imports_none_of_its_handlers_or_callers():
     imported = _graph()["games.runtime.writer"]
-    forbidden = {"games.runtime.play", "games.runtime.seating", "games.runtime.runner", "games.moderation",
-                 "games.moderation.tables", "games.moderation.users", "games.web", "games.web.lobby",
-                 "games.web.table_consumer"}
+    forbidden = {
+        "games.runtime.play",
+        "games.runtime.seating",
+        "games.runtime.runner",
+        "games.moderation",
+        "games.moderation.tables",
+        "games.moderation.users",
+        "games.web",
+        "games.web.lobby",
+        "games.web.table_consumer",
+    }
     assert not imported & forbidden

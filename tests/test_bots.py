@@ -1,5 +1,6 @@
 """Bots: every decision legal, honest (decides from its own view only), sound habits,
 and the botmatch evaluation command (docs/bots.md)."""
+
 import random
 from types import SimpleNamespace
 
@@ -112,8 +113,7 @@ def test_decisions_depend_only_on_the_seats_view(stop_after):
     assert observe(g, seat) == observe(other, seat)
     for level in bots.LEVELS:
         opts = STRONG_FAST if level == "strong" else {}
-        assert bots.decide(observe(g, seat), level, **opts) == \
-            bots.decide(observe(other, seat), level, **opts)
+        assert bots.decide(observe(g, seat), level, **opts) == bots.decide(observe(other, seat), level, **opts)
 
 
 def test_observation_holds_no_hidden_card():
@@ -146,26 +146,33 @@ def decide(g, level="basic"):
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_gives_points_to_a_partner_surely_winning(level):
     # ♠ trump, level 2. Seat 1 leads ♥3, partner (2) plays ♥A, seat 3 ♥4; seat 0 is last.
-    g = play_state({0: ["HK", "H6", "D3", "D4"], 1: ["C5"] * 0 + ["D6", "D7", "D8"],
-                    2: ["D9", "DJ", "DQ"], 3: ["C8", "C9", "CJ"]},
-                   trick=[(1, ["H3"]), (2, ["HA"]), (3, ["H4"])], dealer=1)
+    g = play_state(
+        {0: ["HK", "H6", "D3", "D4"], 1: ["C5"] * 0 + ["D6", "D7", "D8"], 2: ["D9", "DJ", "DQ"], 3: ["C8", "C9", "CJ"]},
+        trick=[(1, ["H3"]), (2, ["HA"]), (3, ["H4"])],
+        dealer=1,
+    )
     assert decide(g, level)["cards"] == ["HK"]
 
 
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_discards_points_on_partners_trick_when_void(level):
-    g = play_state({0: ["D10", "D3", "S6", "SA"], 1: ["D6", "D7", "D8"],
-                    2: ["D9", "DJ", "DQ"], 3: ["C8", "C9", "CJ"]},
-                   trick=[(1, ["H3"]), (2, ["HA"]), (3, ["H4"])], dealer=1)
+    g = play_state(
+        {0: ["D10", "D3", "S6", "SA"], 1: ["D6", "D7", "D8"], 2: ["D9", "DJ", "DQ"], 3: ["C8", "C9", "CJ"]},
+        trick=[(1, ["H3"]), (2, ["HA"]), (3, ["H4"])],
+        dealer=1,
+    )
     assert decide(g, level)["cards"] == ["D10"]  # no ruff, points to the partner
 
 
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_does_not_ruff_partners_winning_highest_card(level):
     # Seat 2 (partner) leads ♥A, the highest ♥; seat 3 follows; seat 0 is void in ♥.
-    g = play_state({0: ["S3", "S4", "D3", "C9"], 1: ["D6", "D7", "D8", "H5"],
-                    2: ["D9", "DJ", "DQ"], 3: ["C8", "CJ", "CQ"]},
-                   trick=[(2, ["HA"]), (3, ["H4"])], leader=2, dealer=2)
+    g = play_state(
+        {0: ["S3", "S4", "D3", "C9"], 1: ["D6", "D7", "D8", "H5"], 2: ["D9", "DJ", "DQ"], 3: ["C8", "CJ", "CQ"]},
+        trick=[(2, ["HA"]), (3, ["H4"])],
+        leader=2,
+        dealer=2,
+    )
     # seat 1, the last player, still has a heart: partner surely wins.
     g.trick = [[1, ["H6"]], [2, ["HA"]], [3, ["H4"]]]
     g.leader, g.turn = 1, 0
@@ -174,23 +181,60 @@ def test_does_not_ruff_partners_winning_highest_card(level):
 
 
 def test_wins_cheaply_as_last_player():
-    g = play_state({0: ["HA", "HJ", "H4", "D3"], 1: ["D6"], 2: ["D9"], 3: ["C8"]},
-                   trick=[(1, ["H9"]), (2, ["H3"]), (3, ["H10"])], dealer=1)
+    g = play_state(
+        {0: ["HA", "HJ", "H4", "D3"], 1: ["D6"], 2: ["D9"], 3: ["C8"]},
+        trick=[(1, ["H9"]), (2, ["H3"]), (3, ["H10"])],
+        dealer=1,
+    )
     assert decide(g)["cards"] == ["HJ"]
 
 
 def test_ruffs_a_point_trick_with_a_low_trump():
-    g = play_state({0: ["S3", "SA", "BJK", "D3"], 1: ["D6"], 2: ["D9"], 3: ["C8"]},
-                   trick=[(1, ["HK"]), (2, ["H3"]), (3, ["H10"])], dealer=1)
+    g = play_state(
+        {0: ["S3", "SA", "BJK", "D3"], 1: ["D6"], 2: ["D9"], 3: ["C8"]},
+        trick=[(1, ["HK"]), (2, ["H3"]), (3, ["H10"])],
+        dealer=1,
+    )
     assert decide(g)["cards"] == ["S3"]
 
 
 def bury_hand():
     # ♠ trump, level 2: 12 trumps, ♥ long, ♣ two low cards, ♦ medium.
-    return ["BJK", "SJK", "S2", "H2", "SA", "SK", "SQ", "S9", "S8", "S7", "S5", "S3",
-            "HA", "HA", "HK", "HQ", "HJ", "H9", "H8", "H7",
-            "DA", "DK", "D10", "D9", "D7", "D6", "D4", "D4",
-            "C3", "C6", "CQ", "C8", "C9"]
+    return [
+        "BJK",
+        "SJK",
+        "S2",
+        "H2",
+        "SA",
+        "SK",
+        "SQ",
+        "S9",
+        "S8",
+        "S7",
+        "S5",
+        "S3",
+        "HA",
+        "HA",
+        "HK",
+        "HQ",
+        "HJ",
+        "H9",
+        "H8",
+        "H7",
+        "DA",
+        "DK",
+        "D10",
+        "D9",
+        "D7",
+        "D6",
+        "D4",
+        "D4",
+        "C3",
+        "C6",
+        "CQ",
+        "C8",
+        "C9",
+    ]
 
 
 def test_bury_keeps_trumps_points_and_voids_a_short_suit():
@@ -205,9 +249,41 @@ def test_bury_keeps_trumps_points_and_voids_a_short_suit():
 
 
 def test_bury_with_few_non_trumps_buries_the_lowest_trumps():
-    hand = ["BJK", "SJK", "S2", "H2", "D2", "C2", "SA", "SA", "SK", "SQ", "SJ", "S10", "S9",
-            "S8", "S7", "S6", "S5", "S4", "S3", "S3", "S6", "S4", "S9", "S8", "SK", "SQ",
-            "H3", "H4", "D3", "C5", "C4", "HA", "DA"]
+    hand = [
+        "BJK",
+        "SJK",
+        "S2",
+        "H2",
+        "D2",
+        "C2",
+        "SA",
+        "SA",
+        "SK",
+        "SQ",
+        "SJ",
+        "S10",
+        "S9",
+        "S8",
+        "S7",
+        "S6",
+        "S5",
+        "S4",
+        "S3",
+        "S3",
+        "S6",
+        "S4",
+        "S9",
+        "S8",
+        "SK",
+        "SQ",
+        "H3",
+        "H4",
+        "D3",
+        "C5",
+        "C4",
+        "HA",
+        "DA",
+    ]
     g = play_state({0: hand}, dealer=0)
     g.phase, g.turn, g.buried = "bury", 0, None
     cards = decide(g)["cards"]
@@ -216,8 +292,12 @@ def test_bury_with_few_non_trumps_buries_the_lowest_trumps():
 
 def test_throws_only_when_every_part_is_the_highest_left():
     # Seat 0 holds ♥A ♥A ♥K: with both ♥A in hand and ♥K the next, a safe throw.
-    hands = {0: ["HA", "HA", "HK", "D3", "D5", "C4"], 1: ["H3", "HQ", "D6", "D7", "C8", "C9"],
-             2: ["H4", "H5", "D8", "D9", "CJ", "CQ"], 3: ["H6", "H7", "DJ", "DQ", "CK", "CA"]}
+    hands = {
+        0: ["HA", "HA", "HK", "D3", "D5", "C4"],
+        1: ["H3", "HQ", "D6", "D7", "C8", "C9"],
+        2: ["H4", "H5", "D8", "D9", "CJ", "CQ"],
+        3: ["H6", "H7", "DJ", "DQ", "CK", "CA"],
+    }
     g = play_state(hands, dealer=0)
     cards = decide(g)["cards"]
     assert sorted(cards) == ["HA", "HA", "HK"]
@@ -227,13 +307,19 @@ def test_throws_only_when_every_part_is_the_highest_left():
 
 def test_declares_a_long_suit_and_not_a_weak_one():
     level = "7"
-    obs = SimpleNamespace(seat=1, hand=("H7", "HA", "HK", "H3", "H4", "H9", "BJK", "S2", "H2",
-                                        "D3", "C5", "H10", "HJ", "S9"),
-                          standing=None, phase="deal", dealt=56, level=level,
-                          can_declare=(("H7",),))
+    obs = SimpleNamespace(
+        seat=1,
+        hand=("H7", "HA", "HK", "H3", "H4", "H9", "BJK", "S2", "H2", "D3", "C5", "H10", "HJ", "S9"),
+        standing=None,
+        phase="deal",
+        dealt=56,
+        level=level,
+        can_declare=(("H7",),),
+    )
     assert bots.decide_declaration(obs, "basic") == ["H7"]
-    weak = SimpleNamespace(**{**vars(obs), "hand": ("H7", "S3", "S4", "S5", "D9", "DJ", "DK",
-                                                     "C3", "C4", "C9", "CJ", "S10", "SQ", "D4")})
+    weak = SimpleNamespace(
+        **{**vars(obs), "hand": ("H7", "S3", "S4", "S5", "D9", "DJ", "DK", "C3", "C4", "C9", "CJ", "S10", "SQ", "D4")}
+    )
     assert bots.decide_declaration(weak, "basic") is None
     assert bots.decide_declaration(obs, "random") is None
 

@@ -1,6 +1,7 @@
 """Bots decide the same in every process: nothing they choose depends on the order of a
 set of strings, which Python randomises per process (PYTHONHASHSEED). botmatch runs are
 then repeatable, and a bot's live move does not depend on which server made it."""
+
 import os
 import subprocess
 import sys
@@ -23,8 +24,15 @@ print(repr(out))
 
 def _run(hash_seed):
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
-    done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=Path(settings.BASE_DIR), env=env,
-                          check=False, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=Path(settings.BASE_DIR),
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

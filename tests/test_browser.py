@@ -7,6 +7,7 @@ everyone plays every trick by clicking cards and buttons. The test reads the sto
 table only as an oracle to choose which cards to click (`engine.sample_play`).
 Screenshots go to artifacts/screenshots/ (gitignored).
 """
+
 import os
 import random
 import re
@@ -32,13 +33,22 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
 PASSWORD = "a-long-test-pass-1"
 NAMES = ("north", "east", "south", "west")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 15_000
 CARD_CODE = re.compile(r'data-card="([A-Z0-9]+)"')
 
 
 # --- the server ----------------------------------------------------------------------
+
 
 def database_url() -> str:
     db = settings.DATABASES["default"]
@@ -53,14 +63,24 @@ def server(transactional_db):
     if not os.environ.get("REDIS_URL"):
         pytest.skip("the browser test needs REDIS_URL (the server process and the test share it)")
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=database_url(), DEBUG="1", ALLOWED_HOSTS="127.0.0.1,localhost",
-               GAMES_DEAL_LEAD_IN_MS="300", GAMES_BOT_DELAY_MS="0", GAMES_NEXT_HAND_DELAY_MS="600000",
-               PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url(),
+        DEBUG="1",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        GAMES_DEAL_LEAD_IN_MS="300",
+        GAMES_BOT_DELAY_MS="0",
+        GAMES_NEXT_HAND_DELAY_MS="600000",
+        PYTHONUNBUFFERED="1",
+    )
     (ROOT / "artifacts").mkdir(exist_ok=True)
-    log = open(ROOT / "artifacts" / "browser-server.log", "w")
+    log = open(ROOT / "artifacts" / "browser-server.log", "w")  # noqa: SIM115 (the server's whole life)
     process = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 30
@@ -93,8 +113,9 @@ def wait_for_server_connections_to_close(timeout=5.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND pid <> pg_backend_pid()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
             if cursor.fetchone()[0] == 0:
                 return
         time.sleep(0.1)
@@ -121,6 +142,7 @@ def browser(monkeypatch):
 
 
 # --- helpers ---------------------------------------------------------------------------
+
 
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -193,9 +215,12 @@ class Watch:
             try:
                 shot(page, f"99-failure-{name}")
                 pressed = page.locator('#hand .card-btn[aria-pressed="true"]').evaluate_all(
-                    "els => els.map(e => e.dataset.card)")
-                self.log.append(f"{name} at version {page.locator('#table').get_attribute('data-version')}, "
-                                f"pressed {pressed}, selection: {page.locator('#selection').inner_text(timeout=1000)!r}")
+                    "els => els.map(e => e.dataset.card)"
+                )
+                self.log.append(
+                    f"{name} at version {page.locator('#table').get_attribute('data-version')}, "
+                    f"pressed {pressed}, selection: {page.locator('#selection').inner_text(timeout=1000)!r}"
+                )
             except Exception as error:  # the page may be gone: report what we have
                 self.log.append(f"{name}: {error}")
         print("\n".join(self.log))
@@ -248,13 +273,15 @@ def assert_hand_shown(page, game, seat):
     ctx = engine.context(game.level, game.trump)
     assert shown == ctx.sort(shown), f"seat {seat}'s hand is not sorted"
     marked = page.locator("#hand .card-btn").evaluate_all(
-        "els => els.map(e => e.querySelector('.playing-card').classList.contains('trump'))")
+        "els => els.map(e => e.querySelector('.playing-card').classList.contains('trump'))"
+    )
     assert marked == [ctx.is_trump(code) for code in shown], f"seat {seat}'s trumps are not marked"
     leaked = set(page_codes(page)) - visible_to(game, seat)
     assert not leaked, f"seat {seat}'s page shows {leaked}"
 
 
 # --- the test --------------------------------------------------------------------------
+
 
 def test_four_browsers_play_a_complete_hand(server, browser):
     watch = Watch()
@@ -272,8 +299,7 @@ def play_a_hand(server, browser, watch):
     for name in NAMES:
         make_user(name, PASSWORD)
     desktop = {"viewport": {"width": 1280, "height": 860}}
-    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-             "device_scale_factor": 2}
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
     contexts = [browser.new_context(**(phone if seat == 3 else desktop)) for seat in range(4)]
     # West plays on a phone, in Chinese: taps instead of clicks, translated page.
     contexts[3].add_cookies([{"name": "django_language", "value": "zh-hans", "url": server}])
@@ -427,7 +453,7 @@ def play_a_hand(server, browser, watch):
         after, game = wait_for(lambda t, g, v=table.version: t.version > v, table_id, what="the play")
         if game.last_failed_throw and game.last_failed_throw["trick_no"] == len(game.tricks) + 1 and throws_shot < 2:
             throws_shot += 1  # a random throw failed: everyone is told (RULES §5.3)
-            for other_seat, other in enumerate(pages):
+            for other in pages:
                 at_version(other, after.version)
                 other.locator(".failed-throw").wait_for()
             shot(pages[0], f"06-failed-throw-{throws_shot}-north")
@@ -446,7 +472,9 @@ def play_a_hand(server, browser, watch):
         assert ("闲家总分" if touch[seat] else "Defenders' score") in text
         for team in ("0", "1"):
             assert f"{result['levels_before'][team]} → {result['levels_after'][team]}" in text
-        kitty_shown = page.locator(".result .kitty-cards [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        kitty_shown = page.locator(".result .kitty-cards [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
         assert Counter(kitty_shown) == Counter(result["buried"])
         shot(page, f"07-hand-over-{NAMES[seat]}")
     assert not watch.closed_table_sockets(), watch.log
@@ -462,7 +490,7 @@ def illegal_selection(game, seat) -> list[str] | None:
     hand = game.hands[seat]
     if game.trick:
         need = len(game.trick[0][1])
-        return hand[:need + 1] if len(hand) > need else None  # one card too many
+        return hand[: need + 1] if len(hand) > need else None  # one card too many
     ctx = engine.context(game.level, game.trump)
     trumps = [c for c in hand if ctx.is_trump(c)]
     others = [c for c in hand if not ctx.is_trump(c)]

@@ -1,4 +1,5 @@
 """Table chat: the service (games/chat.py) and its socket (games/web/chat_consumer.py)."""
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
@@ -40,6 +41,7 @@ async def _open(table, user):
 
 # --- over the real websocket -----------------------------------------------------------
 
+
 @pytest.mark.django_db(transaction=True)
 async def test_player_and_spectator_chat_live_both_ways():
     table, players, spectator = await _setup()
@@ -57,7 +59,9 @@ async def test_player_and_spectator_chat_live_both_ways():
         pushed = await client.receive_until(lambda m: m["type"] == "message")
         assert "spectating, nice lead" in pushed["html"] and "watcher" in pushed["html"]
 
-    stored = await sync_to_async(lambda: list(ChatMessage.objects.order_by("pk").values_list("user__username", "text")))()
+    stored = await sync_to_async(
+        lambda: list(ChatMessage.objects.order_by("pk").values_list("user__username", "text"))
+    )()
     assert stored == [("north", "good luck, have fun"), ("watcher", "spectating, nice lead")]
     await north.close()
     await watcher.close()
@@ -136,6 +140,7 @@ async def test_anonymous_and_outsiders_of_a_private_table_are_refused():
 
 # --- the page --------------------------------------------------------------------------
 
+
 def test_stored_lines_show_escaped_on_reload_and_deleted_ones_do_not(players):
     table = make_table(players[0], players=players)
     spectator = make_user("watcher")
@@ -151,7 +156,7 @@ def test_stored_lines_show_escaped_on_reload_and_deleted_ones_do_not(players):
     assert 'id="chat"' in html and f'data-ws="/ws/table/{table.pk}/chat/"' in html
     assert "first line" in html
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
-    assert '<script>alert("x")</script>' not in html and '<b onclick' not in html
+    assert '<script>alert("x")</script>' not in html and "<b onclick" not in html
     assert "something rude" not in html
     assert html.index("first line") < html.index("&lt;script&gt;")  # oldest first
 
@@ -176,6 +181,7 @@ def test_private_table_page_passes_the_invite_to_the_chat_socket(players):
 
 
 # --- the service -----------------------------------------------------------------------
+
 
 def test_text_is_one_trimmed_line():
     assert chat.check_chat_text("  hello\n\n  world\t! ") == "hello world !"

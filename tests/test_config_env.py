@@ -1,4 +1,5 @@
 """Deployment settings read from the environment (config/env.py)."""
+
 from pathlib import Path
 
 from config.env import database_from_url
@@ -6,7 +7,8 @@ from config.env import database_from_url
 
 def test_no_url_means_the_embedded_sqlite_database():
     assert database_from_url(None, Path("/srv/site")) == {
-        "ENGINE": "django.db.backends.sqlite3", "NAME": Path("/srv/site/db.sqlite3"),
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": Path("/srv/site/db.sqlite3"),
     }
 
 

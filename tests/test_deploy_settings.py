@@ -1,5 +1,6 @@
 """Production settings: `check --deploy` passes with config/production.env.example, and
 every response carries the security headers (CSP with a nonce, Permissions-Policy)."""
+
 import os
 import re
 import secrets
@@ -24,8 +25,14 @@ def example_environment() -> dict[str, str]:
 
 def deploy_check(env: dict[str, str]) -> subprocess.CompletedProcess:
     base = {key: os.environ[key] for key in ("PATH", "HOME") if key in os.environ}
-    return subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                          cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_documented_production_environment_passes_the_deploy_check():

@@ -1,4 +1,5 @@
 """classify, legal_declarations, legal_plays and sample_play."""
+
 import random
 from collections import Counter
 
@@ -19,8 +20,15 @@ def play_table(hands, turn=0, trick=(), dealer=0, level="7", trump="H"):
 def test_classify_lead_never_judges_a_throw():
     g = play_table([["SA", "SQ", "D3"], ["SK"], ["S3"], ["C3"]])
     c = classify(g, 0, ["SA", "SQ"])
-    assert c == {"shape": "throw", "length": None, "legal": True, "code": None, "reason": None,
-                 "reason_template": None, "params": {}}
+    assert c == {
+        "shape": "throw",
+        "length": None,
+        "legal": True,
+        "code": None,
+        "reason": None,
+        "reason_template": None,
+        "params": {},
+    }
     assert classify(g, 0, ["SA", "D3"])["code"] == "mixed_lead"
     assert classify(g, 0, [])["shape"] == "empty" and not classify(g, 0, [])["legal"]
     assert classify(g, 1, ["SK"])["code"] == "not_your_turn"
@@ -48,20 +56,19 @@ def test_classify_bury():
 
 def test_legal_plays_follow_is_exactly_the_legal_set():
     hand = ["SQ", "SQ", "SJ", "SJ", "S3", "S3", "S5", "D5", "H2"]
-    g = play_table([["S9", "S9", "S8", "S8"], hand, [], []], turn=1,
-                   trick=[(0, ["S9", "S9", "S8", "S8"])])
+    g = play_table([["S9", "S9", "S8", "S8"], hand, [], []], turn=1, trick=[(0, ["S9", "S9", "S8", "S8"])])
     plays = legal_plays(g, 1)
     assert plays == [["SQ", "SQ", "SJ", "SJ"]]
 
 
 def test_legal_plays_follow_brute_force_agreement():
     from itertools import combinations
+
     lead = ["S5", "S4", "S4"]
     hand = ["SA", "SK", "SK", "S9", "S3", "S3", "HA", "D4"]
     g = play_table([lead, hand, [], []], turn=1, trick=[(0, lead)])
     ctx = g.ctx
-    brute = {tuple(sorted(c)) for c in combinations(hand, 3)
-             if is_legal_follow(lead, hand, list(c), ctx)[0]}
+    brute = {tuple(sorted(c)) for c in combinations(hand, 3) if is_legal_follow(lead, hand, list(c), ctx)[0]}
     assert {tuple(sorted(p)) for p in legal_plays(g, 1)} == brute
 
 

@@ -1,4 +1,5 @@
 """RULES §3: declaring trump, overriding, self-reinforce, the flip, the dealer."""
+
 import pytest
 
 from games.engine import Game, Refusal, apply, declaration_of, legal_declarations

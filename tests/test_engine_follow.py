@@ -1,4 +1,5 @@
 """RULES §5.4: following."""
+
 import pytest
 
 from games.engine import context, is_legal_follow
@@ -26,16 +27,14 @@ def test_suit_first():
 
 def test_short_in_suit_plays_all_then_anything():
     assert legal(["S9", "S9", "S8"], ["S3", "HA", "D4", "D4"], ["S3", "HA", "D4"]) == (True, None)
-    assert legal(["S9", "S9", "S8"], ["S3", "HA", "D4", "D4"], ["HA", "D4", "D4"]) == (
-        False, "must_follow_suit")
+    assert legal(["S9", "S9", "S8"], ["S3", "HA", "D4", "D4"], ["HA", "D4", "D4"]) == (False, "must_follow_suit")
 
 
 def test_pairs_must_be_played():
     assert legal(["S9", "S9"], ["S3", "S3", "SA"], ["SA", "S3"]) == (False, "must_play_pairs")
     assert legal(["S9", "S9"], ["S3", "S3", "SA"], ["S3", "S3"]) == (True, None)
     # a pair inside a tractor counts as a pair
-    assert legal(["S9", "S9"], ["SQ", "SQ", "SJ", "SJ", "S3"], ["SQ", "S3"]) == (
-        False, "must_play_pairs")
+    assert legal(["S9", "S9"], ["SQ", "SQ", "SJ", "SJ", "S3"], ["SQ", "S3"]) == (False, "must_play_pairs")
 
 
 def test_throw_lead_pairs_up_to_the_lead_count():
@@ -65,29 +64,29 @@ def test_longer_held_tractor_split_to_serve_two():
     lead = ["S5", "S5", "S4", "S4", "S9", "S9", "S8", "S8"]  # two tractors of 2
     hand = ["SA", "SA", "SK", "SK", "SQ", "SQ", "SJ", "SJ", "S3", "S6"]
     assert legal(lead, hand, ["SA", "SA", "SK", "SK", "SQ", "SQ", "SJ", "SJ"]) == (True, None)
-    assert legal(lead, hand, ["SA", "SA", "SK", "SK", "SQ", "SQ", "S3", "S6"]) == (
-        False, "must_play_tractor")
+    assert legal(lead, hand, ["SA", "SA", "SK", "SK", "SQ", "SQ", "S3", "S6"]) == (False, "must_play_tractor")
 
 
 def test_longest_tractor_first():
     lead = ["S5", "S5", "S4", "S4", "S3", "S3", "SA", "SA", "SK", "SK"]  # 3-tractor + 2-tractor
     hand = ["SQ", "SQ", "SJ", "SJ", "S10", "S10", "S8", "S6", "S6", "S4", "S3"]
     # holds a 3-tractor (Q J 10): must play it; the rest needs 2 more pairs but only 6 6 is left
-    assert legal(lead, hand, ["SQ", "SQ", "SJ", "SJ", "S10", "S10", "S6", "S6", "S8", "S4"]) == (
-        True, None)
+    assert legal(lead, hand, ["SQ", "SQ", "SJ", "SJ", "S10", "S10", "S6", "S6", "S8", "S4"]) == (True, None)
     assert legal(lead, hand, ["SQ", "SQ", "SJ", "SJ", "S6", "S6", "S10", "S8", "S4", "S3"]) == (
-        False, "must_play_tractor")
+        False,
+        "must_play_tractor",
+    )
 
 
 def test_two_tractors_through_shared_position_in_trumps():
     # level 7 hearts: H7H7 S7S7 and D7D7 H2H2 are two disjoint tractors
     lead = ["HA", "HA", "HK", "HK", "HQ", "HQ", "HJ", "HJ"]
     hand = ["H7", "H7", "S7", "S7", "D7", "D7", "H2", "H2", "H3", "H4"]
-    ok, _ = is_legal_follow(["HA", "HA", "HK", "HK", "H9", "H9", "H8", "H8"], hand,
-                            ["H7", "H7", "S7", "S7", "D7", "D7", "H2", "H2"], H7)
+    ok, _ = is_legal_follow(
+        ["HA", "HA", "HK", "HK", "H9", "H9", "H8", "H8"], hand, ["H7", "H7", "S7", "S7", "D7", "D7", "H2", "H2"], H7
+    )
     assert ok
-    assert legal(lead, hand, ["H7", "H7", "S7", "S7", "D7", "D7", "H3", "H4"]) == (
-        False, "must_play_pairs")
+    assert legal(lead, hand, ["H7", "H7", "S7", "S7", "D7", "D7", "H3", "H4"]) == (False, "must_play_pairs")
 
 
 def test_no_suit_any_play():
@@ -103,10 +102,10 @@ def test_level_cards_follow_trump_leads(trump):
 
 # --- brute-force oracle -------------------------------------------------------------
 from collections import Counter  # noqa: E402
-from itertools import combinations  # noqa: E402
+from itertools import combinations, pairwise  # noqa: E402
 
 from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: E402
 
 from games.engine import requirements, split  # noqa: E402
 
@@ -118,8 +117,7 @@ POOLS = {
 # Codes on consecutive positions (one per position), to draw tractors from.
 CHAINS = {
     ("7", "H", "S"): [["S3", "S4", "S5", "S6", "S8", "S9", "S10", "SJ"]],
-    ("7", "H", "T"): [["H3", "H4"], ["HA", "S2", "H2", "S7", "H7", "SJK"],
-                      ["HA", "S2", "H2", "D7", "H7", "SJK"]],
+    ("7", "H", "T"): [["H3", "H4"], ["HA", "S2", "H2", "S7", "H7", "SJK"], ["HA", "S2", "H2", "D7", "H7", "SJK"]],
     ("2", "NT", "T"): [["S2", "SJK", "BJK"], ["H2", "SJK", "BJK"]],
 }
 OTHERS = ["D3", "D4", "C5", "C6", "D8", "D9", "C8", "C9", "D10", "DJ", "C10", "CJ"]
@@ -131,7 +129,7 @@ def oracle_structure(cards, ctx, reqs, pairs_led):
 
     def is_tractor(codes):
         ps = sorted(ctx.pos[c] for c in codes)
-        return all(b - a == 1 for a, b in zip(ps, ps[1:]))
+        return all(b - a == 1 for a, b in pairwise(ps))
 
     def best(i, free):
         if i == len(reqs):
@@ -178,7 +176,7 @@ def follow_case(draw):
         n = draw(st.integers(2, 3))
         start = draw(st.integers(0, len(chain) - 2))
         cards = []
-        for c in chain[start:start + n]:
+        for c in chain[start : start + n]:
             if copies[c] == 2:
                 copies[c] = 0
                 cards += [c, c]
@@ -189,12 +187,11 @@ def follow_case(draw):
     hand = (tractor() if draw(st.booleans()) else []) + take(5)
     hand += draw(st.lists(st.sampled_from(OTHERS), max_size=3, unique=True))
     if len(hand) < len(lead):
-        hand += [c for c in OTHERS if c not in hand][:len(lead) - len(hand)]
+        hand += [c for c in OTHERS if c not in hand][: len(lead) - len(hand)]
     # Half the time play only led-suit cards, where the structure duties bite.
     in_suit = [i for i, c in enumerate(hand) if c not in OTHERS]
     choices = in_suit if len(in_suit) >= len(lead) and draw(st.booleans()) else range(len(hand))
-    idx = draw(st.lists(st.sampled_from(choices), min_size=len(lead), max_size=len(lead),
-                        unique=True))
+    idx = draw(st.lists(st.sampled_from(choices), min_size=len(lead), max_size=len(lead), unique=True))
     return key, lead, hand, [hand[i] for i in idx]
 
 

@@ -1,4 +1,5 @@
 """The state machine: phases, deal, bury, play flow, hand end, match end (RULES §1, §4-§8)."""
+
 import json
 import random
 from collections import Counter
@@ -37,8 +38,17 @@ def play_out(g, rng):
 
 def test_new_game():
     g = Game.new()
-    assert (g.phase, g.hand_no, g.dealer, g.levels, g.trump, g.turn, g.dealt, g.result,
-            g.winner) == ("ready", 0, None, {"0": "2", "1": "2"}, None, None, 0, None, None)
+    assert (g.phase, g.hand_no, g.dealer, g.levels, g.trump, g.turn, g.dealt, g.result, g.winner) == (
+        "ready",
+        0,
+        None,
+        {"0": "2", "1": "2"},
+        None,
+        None,
+        0,
+        None,
+        None,
+    )
 
 
 def test_start_hand_is_deterministic_and_deals_from_seat_0():  # §1.3, §3.6
@@ -71,8 +81,7 @@ def test_bury():  # §4
     other = (d + 1) % 4
     assert refused(g, {"type": "bury", "seat": other, "cards": g.hands[other][:8]}) == "not_dealer"
     assert refused(g, {"type": "bury", "seat": d, "cards": g.hands[d][:7]}) == "bury_needs_8"
-    assert refused(g, {"type": "bury", "seat": d, "cards": g.hands[other][:8]}) in (
-        "cards_not_in_hand",)
+    assert refused(g, {"type": "bury", "seat": d, "cards": g.hands[other][:8]}) in ("cards_not_in_hand",)
     cards = g.hands[d][:8]
     events = apply(g, {"type": "bury", "seat": d, "cards": cards})
     assert events[0] == {"type": "buried", "seat": d, "cards": cards, "only": d}
@@ -110,10 +119,28 @@ def test_full_hand_result_and_next_hand():  # §5.6, §6, §7, §8
     play_out(g, rng)
     assert g.phase == "scored"
     r = g.result
-    assert set(r) == {"hand_no", "dealer", "dealer_team", "level", "trump", "flipped",
-                      "declarations", "kitty", "buried", "trick_points", "kitty_points",
-                      "kitty_multiplier", "kitty_bonus", "penalties", "defenders_score",
-                      "levels_before", "levels_after", "level_change", "next_dealer", "winner"}
+    assert set(r) == {
+        "hand_no",
+        "dealer",
+        "dealer_team",
+        "level",
+        "trump",
+        "flipped",
+        "declarations",
+        "kitty",
+        "buried",
+        "trick_points",
+        "kitty_points",
+        "kitty_multiplier",
+        "kitty_bonus",
+        "penalties",
+        "defenders_score",
+        "levels_before",
+        "levels_after",
+        "level_change",
+        "next_dealer",
+        "winner",
+    }
     assert r["defenders_score"] == r["trick_points"] + r["kitty_bonus"] + r["penalties"]
     assert g.history == [r] and g.levels == r["levels_after"]
     json.dumps(g.to_json())

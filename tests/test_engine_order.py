@@ -1,4 +1,5 @@
 """RULES §2: trumps, trump order, equal ranks, display order."""
+
 import pytest
 
 from games.engine import TRUMP_CLASS, context, sort_cards
@@ -52,13 +53,20 @@ def test_plain_suit_order_skips_level_and_two():  # RULES §2.4
     assert ctx.suit_class("S10") == TRUMP_CLASS
 
 
-@pytest.mark.parametrize("level,trump,cards,expected", [
-    ("7", "H", ["S3", "BJK", "D7", "H7", "S7", "C2", "H2", "SJK", "C9", "H6", "DA"],
-     ["BJK", "SJK", "H7", "S7", "D7", "H2", "C2", "H6", "S3", "DA", "C9"]),
-    ("2", "NT", ["C2", "H2", "S2", "DK", "SA"], ["S2", "H2", "C2", "SA", "DK"]),
-    ("A", "C", ["CA", "SA", "C2", "D2", "CK", "HK"], ["CA", "SA", "C2", "D2", "CK", "HK"]),
-    ("5", "D", ["C3", "H3", "S3", "D3"], ["D3", "S3", "H3", "C3"]),
-])
+@pytest.mark.parametrize(
+    "level,trump,cards,expected",
+    [
+        (
+            "7",
+            "H",
+            ["S3", "BJK", "D7", "H7", "S7", "C2", "H2", "SJK", "C9", "H6", "DA"],
+            ["BJK", "SJK", "H7", "S7", "D7", "H2", "C2", "H6", "S3", "DA", "C9"],
+        ),
+        ("2", "NT", ["C2", "H2", "S2", "DK", "SA"], ["S2", "H2", "C2", "SA", "DK"]),
+        ("A", "C", ["CA", "SA", "C2", "D2", "CK", "HK"], ["CA", "SA", "C2", "D2", "CK", "HK"]),
+        ("5", "D", ["C3", "H3", "S3", "D3"], ["D3", "S3", "H3", "C3"]),
+    ],
+)
 def test_display_order(level, trump, cards, expected):  # RULES §2.6
     assert sort_cards(cards, level, trump) == expected
 

@@ -5,6 +5,7 @@ view shows only what its seat may see (and stays the same when hidden cards are
 swapped around); classify agrees with apply; rejected actions change nothing.
 At the end of each hand: trick points + kitty points = 200.
 """
+
 import json
 import random
 from collections import Counter
@@ -16,10 +17,34 @@ from hypothesis import strategies as st
 from games.engine import Game, Refusal, apply, classify, full_deck, legal_declarations, points, sample_play, view
 
 FULL = Counter(full_deck())
-VIEW_KEYS = {"seat", "phase", "hand_no", "levels", "level", "dealer", "trump", "dealt", "hand",
-             "hand_counts", "declaration_areas", "standing", "declarations", "flipped", "kitty",
-             "turn", "leader", "trick", "last_trick", "defender_points", "penalties",
-             "last_failed_throw", "result", "winner", "tricks_played", "can_declare"}
+VIEW_KEYS = {
+    "seat",
+    "phase",
+    "hand_no",
+    "levels",
+    "level",
+    "dealer",
+    "trump",
+    "dealt",
+    "hand",
+    "hand_counts",
+    "declaration_areas",
+    "standing",
+    "declarations",
+    "flipped",
+    "kitty",
+    "turn",
+    "leader",
+    "trick",
+    "last_trick",
+    "defender_points",
+    "penalties",
+    "last_failed_throw",
+    "result",
+    "winner",
+    "tricks_played",
+    "can_declare",
+}
 
 
 def all_cards(g):
@@ -28,7 +53,7 @@ def all_cards(g):
         c.update(h)
     for a in g.areas:
         c.update(a)
-    c.update(g.deck[g.dealt:])  # undealt cards, the kitty included, until fix_trump
+    c.update(g.deck[g.dealt :])  # undealt cards, the kitty included, until fix_trump
     if g.phase not in ("deal", "last_chance"):
         c.subtract(g.kitty)  # the kitty went into the dealer's hand
     if g.buried:
@@ -161,7 +186,7 @@ def test_matches_progress(seed):
         before = dict(g.levels)
         play_hand(g, rng, lambda g, rng: None)
         r = g.result
-        order = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+        order = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
         assert all(order.index(g.levels[t]) >= order.index(before[t]) for t in "01")
         if g.phase == "finished":
             assert g.winner == r["winner"] and before[str(g.winner)] == "A"

@@ -1,4 +1,5 @@
 """The engine is pure Python: no Django anywhere in games/engine (house style)."""
+
 import ast
 import subprocess
 import sys
@@ -26,13 +27,20 @@ def test_no_django_import_in_source():
 
 def test_importing_every_module_loads_no_django():
     mods = ["games.engine"] + [f"games.engine.{m}" for m in engine_modules()]
-    code = ("import sys, importlib\n"
-            f"for m in {mods!r}: importlib.import_module(m)\n"
-            "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
-            "print(len(bad)); assert not bad, bad\n")
+    code = (
+        "import sys, importlib\n"
+        f"for m in {mods!r}: importlib.import_module(m)\n"
+        "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
+        "print(len(bad)); assert not bad, bad\n"
+    )
     root = ENGINE.parent.parent
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0"
     assert len(mods) >= 10

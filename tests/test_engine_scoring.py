@@ -1,4 +1,5 @@
 """RULES §6 kitty bonus, §7 scoring, §8 next dealer and match end."""
+
 import pytest
 
 from games.engine import context, hand_outcome, kitty_bonus, kitty_multiplier, level_change
@@ -7,11 +8,19 @@ H7 = context("7", "H")
 KITTY = ["S5", "SK", "D10", "C3", "C4", "C6", "C8", "C9"]  # 25 points
 
 
-@pytest.mark.parametrize("lead,mult", [
-    (["S3"], 2), (["S3", "S3"], 4), (["S4", "S4", "S3", "S3"], 16),
-    (["S5", "S5", "S4", "S4", "S3", "S3"], 64), (["S6", "S6", "S5", "S5", "S4", "S4", "S3", "S3"], 64),
-    (["SA", "SK", "SK"], 4), (["SA", "SK", "SQ"], 2), (["SA", "S9", "S9", "S8", "S8"], 16),
-])
+@pytest.mark.parametrize(
+    "lead,mult",
+    [
+        (["S3"], 2),
+        (["S3", "S3"], 4),
+        (["S4", "S4", "S3", "S3"], 16),
+        (["S5", "S5", "S4", "S4", "S3", "S3"], 64),
+        (["S6", "S6", "S5", "S5", "S4", "S4", "S3", "S3"], 64),
+        (["SA", "SK", "SK"], 4),
+        (["SA", "SK", "SQ"], 2),
+        (["SA", "S9", "S9", "S8", "S8"], 16),
+    ],
+)
 def test_kitty_multiplier(lead, mult):  # §6.1
     assert kitty_multiplier(lead, H7) == mult
     assert kitty_bonus(lead, KITTY, H7) == 25 * mult
@@ -21,21 +30,38 @@ def test_dealer_team_keeps_the_kitty():  # §6.2
     assert kitty_bonus(["S3", "S3"], KITTY, H7, defenders_won=False) == 0
 
 
-@pytest.mark.parametrize("score,expected", [
-    (-30, ("dealer", 3)), (0, ("dealer", 3)), (1, ("dealer", 2)), (39, ("dealer", 2)),
-    (40, ("dealer", 1)), (79, ("dealer", 1)), (80, ("defenders", 0)), (119, ("defenders", 0)),
-    (120, ("defenders", 1)), (159, ("defenders", 1)), (160, ("defenders", 2)),
-    (200, ("defenders", 3)), (239, ("defenders", 3)), (240, ("defenders", 4)),
-    (400, ("defenders", 8)),
-])
+@pytest.mark.parametrize(
+    "score,expected",
+    [
+        (-30, ("dealer", 3)),
+        (0, ("dealer", 3)),
+        (1, ("dealer", 2)),
+        (39, ("dealer", 2)),
+        (40, ("dealer", 1)),
+        (79, ("dealer", 1)),
+        (80, ("defenders", 0)),
+        (119, ("defenders", 0)),
+        (120, ("defenders", 1)),
+        (159, ("defenders", 1)),
+        (160, ("defenders", 2)),
+        (200, ("defenders", 3)),
+        (239, ("defenders", 3)),
+        (240, ("defenders", 4)),
+        (400, ("defenders", 8)),
+    ],
+)
 def test_level_change_table(score, expected):  # §7.2
     assert level_change(score) == expected
 
 
 def test_dealer_keeps_deal_partner_deals_next():  # §8.2
     out = hand_outcome(1, {"0": "5", "1": "3"}, 50)
-    assert out == {"levels": {"0": "5", "1": "4"}, "next_dealer": 3, "winner": None,
-                   "level_change": {"team": 1, "levels": 1}}
+    assert out == {
+        "levels": {"0": "5", "1": "4"},
+        "next_dealer": 3,
+        "winner": None,
+        "level_change": {"team": 1, "levels": 1},
+    }
 
 
 def test_defenders_take_over_next_player_deals():  # §8.2

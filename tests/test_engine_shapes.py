@@ -1,4 +1,5 @@
 """RULES §5.1 shapes and the §5.3 greedy split."""
+
 import pytest
 
 from games.engine import context, requirements, shape_of, split
@@ -6,28 +7,31 @@ from games.engine import context, requirements, shape_of, split
 H7 = context("7", "H")
 
 
-@pytest.mark.parametrize("cards,expected", [
-    (["H6", "H6", "H8", "H8"], {"shape": "tractor", "length": 2}),
-    (["SJK", "SJK", "BJK", "BJK"], {"shape": "tractor", "length": 2}),
-    (["H7", "H7", "SJK", "SJK"], {"shape": "tractor", "length": 2}),
-    (["H7", "H7", "S7", "S7"], {"shape": "tractor", "length": 2}),
-    (["S7", "S7", "H2", "H2"], {"shape": "tractor", "length": 2}),
-    (["S7", "S7", "D7", "D7"], {"shape": "throw"}),
-    (["H2", "H2", "S2", "S2"], {"shape": "tractor", "length": 2}),
-    (["S2", "S2", "HA", "HA"], {"shape": "tractor", "length": 2}),
-    (["SA", "SA", "S3", "S3"], {"shape": "throw"}),  # no wrap-around
-    (["S5", "S5", "S4"], {"shape": "throw"}),
-    (["S5", "S4", "S4"], {"shape": "throw"}),
-    (["S5", "S5", "S3", "S3"], {"shape": "throw"}),
-    (["SJ", "SJ", "SQ"], {"shape": "throw"}),
-    (["SJ", "SJ", "DQ", "DQ"], {"shape": "mixed"}),
-    (["SJK", "BJK"], {"shape": "throw"}),
-    (["H7", "D7"], {"shape": "throw"}),
-    (["D10"], {"shape": "single"}),
-    (["D10", "D10"], {"shape": "pair"}),
-    ([], {"shape": "empty"}),
-    (["S8", "S8", "S6", "S6", "S5", "S5", "S4", "S4"], {"shape": "tractor", "length": 4}),
-])
+@pytest.mark.parametrize(
+    "cards,expected",
+    [
+        (["H6", "H6", "H8", "H8"], {"shape": "tractor", "length": 2}),
+        (["SJK", "SJK", "BJK", "BJK"], {"shape": "tractor", "length": 2}),
+        (["H7", "H7", "SJK", "SJK"], {"shape": "tractor", "length": 2}),
+        (["H7", "H7", "S7", "S7"], {"shape": "tractor", "length": 2}),
+        (["S7", "S7", "H2", "H2"], {"shape": "tractor", "length": 2}),
+        (["S7", "S7", "D7", "D7"], {"shape": "throw"}),
+        (["H2", "H2", "S2", "S2"], {"shape": "tractor", "length": 2}),
+        (["S2", "S2", "HA", "HA"], {"shape": "tractor", "length": 2}),
+        (["SA", "SA", "S3", "S3"], {"shape": "throw"}),  # no wrap-around
+        (["S5", "S5", "S4"], {"shape": "throw"}),
+        (["S5", "S4", "S4"], {"shape": "throw"}),
+        (["S5", "S5", "S3", "S3"], {"shape": "throw"}),
+        (["SJ", "SJ", "SQ"], {"shape": "throw"}),
+        (["SJ", "SJ", "DQ", "DQ"], {"shape": "mixed"}),
+        (["SJK", "BJK"], {"shape": "throw"}),
+        (["H7", "D7"], {"shape": "throw"}),
+        (["D10"], {"shape": "single"}),
+        (["D10", "D10"], {"shape": "pair"}),
+        ([], {"shape": "empty"}),
+        (["S8", "S8", "S6", "S6", "S5", "S5", "S4", "S4"], {"shape": "tractor", "length": 4}),
+    ],
+)
 def test_shapes_level7_hearts(cards, expected):  # RULES §5.1
     assert shape_of(cards, H7) == expected
 
@@ -41,8 +45,7 @@ def test_split_greedy_longest_first():  # RULES §5.3
 def test_split_extracts_every_separate_tractor():  # RULES §5.3
     comps = split(["SA", "SA", "SK", "SK", "S9", "S9", "S8", "S8", "S6", "S6"], H7)
     # 9-8-6 (7 is skipped) is taken first; components come out highest-ranked first.
-    assert [(c.kind, c.pairs, c.cards[0]) for c in comps] == [
-        ("tractor", 2, "SA"), ("tractor", 3, "S9")]
+    assert [(c.kind, c.pairs, c.cards[0]) for c in comps] == [("tractor", 2, "SA"), ("tractor", 3, "S9")]
 
 
 def test_split_shared_position_uses_display_order():  # RULES §5.3

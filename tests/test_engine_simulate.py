@@ -1,5 +1,6 @@
 """The playout fast path (games/engine/simulate.py) follows the rules of `apply` exactly:
 the same plays give the same tricks, failed-throw penalties and end-of-hand score."""
+
 import random
 
 import pytest
@@ -17,10 +18,16 @@ def _to_play(seed):
 
 
 def _playout_of(g):
-    return Playout(ctx=context(g.level, g.trump), dealer=g.dealer,
-                   hands=[list(h) for h in g.hands], buried=list(g.buried),
-                   trick=[(s, list(c)) for s, c in g.trick], turn=g.turn,
-                   defender_points=g.defender_points, penalties=g.penalties)
+    return Playout(
+        ctx=context(g.level, g.trump),
+        dealer=g.dealer,
+        hands=[list(h) for h in g.hands],
+        buried=list(g.buried),
+        trick=[(s, list(c)) for s, c in g.trick],
+        turn=g.turn,
+        defender_points=g.defender_points,
+        penalties=g.penalties,
+    )
 
 
 @pytest.mark.parametrize("seed", range(60))

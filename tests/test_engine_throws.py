@@ -1,4 +1,5 @@
 """RULES §5.2/§5.3: leads, the throw check, the forced component and the penalty."""
+
 import pytest
 
 from games.engine import Refusal, apply, check_throw, context
@@ -23,8 +24,7 @@ def test_throw_beaten_by_a_single_inside_a_pair():  # RULES §5.3
 
 
 def test_throw_pair_beaten_by_a_pair_inside_a_tractor():  # RULES §5.3
-    res = check_throw(["SA", "S9", "S9"], 0,
-                      hands(s0=[], s1=[], s2=["SQ", "SQ", "SJ", "SJ"], s3=[]), H7)
+    res = check_throw(["SA", "S9", "S9"], 0, hands(s0=[], s1=[], s2=["SQ", "SQ", "SJ", "SJ"], s3=[]), H7)
     assert res["forced"] == ["S9", "S9"] and res["penalty"] == 20
 
 
@@ -87,8 +87,7 @@ def test_failed_throw_by_dealer_team_gives_defenders():  # RULES §5.3 signs
 
 
 def test_follow_after_failed_throw_follows_the_forced_component():
-    g = lead_table(0, 1, {0: ["SK", "S3", "H3"], 1: ["SA", "SQ", "D3"], 2: ["SK", "S5"],
-                          3: ["C3", "C4", "C5"]})
+    g = lead_table(0, 1, {0: ["SK", "S3", "H3"], 1: ["SA", "SQ", "D3"], 2: ["SK", "S5"], 3: ["C3", "C4", "C5"]})
     apply(g, {"type": "play", "seat": 1, "cards": ["SA", "SQ"]})
     with pytest.raises(Refusal) as e:
         apply(g, {"type": "play", "seat": 2, "cards": ["SK", "S5"]})
@@ -99,8 +98,12 @@ def test_follow_after_failed_throw_follows_the_forced_component():
 def test_mixed_lead_and_missing_cards_refused():  # RULES §5.2
     g = lead_table(0, 0, {0: ["SA", "DA", "H3"], 1: ["S3"], 2: ["S4"], 3: ["S5"]})
     before = g.to_json()
-    for cards, code in ((["SA", "DA"], "mixed_lead"), (["SK"], "cards_not_in_hand"),
-                        (["SA", "SA"], "cards_not_in_hand"), ([], "wrong_card_count")):
+    for cards, code in (
+        (["SA", "DA"], "mixed_lead"),
+        (["SK"], "cards_not_in_hand"),
+        (["SA", "SA"], "cards_not_in_hand"),
+        ([], "wrong_card_count"),
+    ):
         with pytest.raises(Refusal) as e:
             apply(g, {"type": "play", "seat": 0, "cards": cards})
         assert e.value.code == code

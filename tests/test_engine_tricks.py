@@ -1,4 +1,5 @@
 """RULES §5.5: who wins a trick; §5.6 points."""
+
 from games.engine import context, trick_points, trick_winner
 
 H7 = context("7", "H")
@@ -29,19 +30,21 @@ def test_pair_lead_needs_a_pair():
 
 def test_tractor_lead_needs_a_tractor_of_same_length():
     lead = ["S9", "S9", "S8", "S8"]
-    assert winner((0, lead), (1, ["SA", "SA", "SQ", "SQ"]), (2, ["S3", "S3", "S4", "S4"]),
-                  (3, ["SK", "SK", "SQ", "SQ"])) == 3
+    assert (
+        winner((0, lead), (1, ["SA", "SA", "SQ", "SQ"]), (2, ["S3", "S3", "S4", "S4"]), (3, ["SK", "SK", "SQ", "SQ"]))
+        == 3
+    )
     # a trump pair pair (not a tractor) does not ruff a tractor
-    assert winner((0, lead), (1, ["HA", "HA", "H3", "H3"]), (2, ["D3"] * 2 + ["D4"] * 2),
-                  (3, ["C3", "C4", "C5", "C6"])) == 0
+    assert (
+        winner((0, lead), (1, ["HA", "HA", "H3", "H3"]), (2, ["D3"] * 2 + ["D4"] * 2), (3, ["C3", "C4", "C5", "C6"]))
+        == 0
+    )
 
 
 def test_throw_cannot_be_beaten_in_its_suit_but_ruffs_may():
     lead = ["SA", "SK", "SK"]
-    assert winner((0, lead), (1, ["SQ", "SQ", "S3"]), (2, ["D3", "D4", "D5"]),
-                  (3, ["S4", "S5", "S6"])) == 0
-    assert winner((0, lead), (1, ["SQ", "SQ", "S3"]), (2, ["H3", "H3", "H4"]),
-                  (3, ["H5", "H6", "H8"])) == 2
+    assert winner((0, lead), (1, ["SQ", "SQ", "S3"]), (2, ["D3", "D4", "D5"]), (3, ["S4", "S5", "S6"])) == 0
+    assert winner((0, lead), (1, ["SQ", "SQ", "S3"]), (2, ["H3", "H3", "H4"]), (3, ["H5", "H6", "H8"])) == 2
 
 
 def test_seed_examples():  # RULES §5.5 seed examples, ♥ trump, level 7
@@ -81,10 +84,10 @@ def test_points():
 
 # --- brute-force oracle for the value of a play (RULES §5.5) -------------------------
 from collections import Counter  # noqa: E402
-from itertools import combinations  # noqa: E402
+from itertools import combinations, pairwise  # noqa: E402
 
 from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: E402
 
 from games.engine import requirements, split  # noqa: E402
 from games.engine.tricks import play_value  # noqa: E402
@@ -105,7 +108,7 @@ def oracle_value(cards, ctx, reqs, pairs_led):
     def tractors(free, n):
         for combo in combinations(sorted(free), n):
             ps = sorted(ctx.pos[c] for c in combo)
-            if all(b - a == 1 for a, b in zip(ps, ps[1:])):
+            if all(b - a == 1 for a, b in pairwise(ps)):
                 yield combo, ps[-1]
 
     def readings(i, free):
@@ -122,10 +125,19 @@ def oracle_value(cards, ctx, reqs, pairs_led):
 
 @st.composite
 def ruff_case(draw):
-    lead = draw(st.sampled_from([
-        ["S5", "S4", "S4"], ["S9", "S9", "S8", "S8"], ["SA", "S9", "S9", "S8", "S8"],
-        ["S9", "S9", "S8", "S8", "S4", "S4", "S3", "S3"], ["SA", "SK", "SQ"],
-        ["S6", "S6", "S5", "S5", "S4", "S4"], ["SQ", "SQ", "S3", "S3"]]))
+    lead = draw(
+        st.sampled_from(
+            [
+                ["S5", "S4", "S4"],
+                ["S9", "S9", "S8", "S8"],
+                ["SA", "S9", "S9", "S8", "S8"],
+                ["S9", "S9", "S8", "S8", "S4", "S4", "S3", "S3"],
+                ["SA", "SK", "SQ"],
+                ["S6", "S6", "S5", "S5", "S4", "S4"],
+                ["SQ", "SQ", "S3", "S3"],
+            ]
+        )
+    )
     copies = Counter({c: 2 for c in TRUMPS})
     ruff = []
     while len(ruff) < len(lead):
@@ -141,5 +153,4 @@ def ruff_case(draw):
 def test_ruff_value_agrees_with_brute_force(case):
     lead, ruff = case
     reqs, pairs_led = requirements(split(lead, H7))
-    assert play_value(ruff, H7, reqs, pairs_led) == oracle_value(ruff, H7, reqs, pairs_led), (
-        lead, ruff)
+    assert play_value(ruff, H7, reqs, pairs_led) == oracle_value(ruff, H7, reqs, pairs_led), (lead, ruff)

@@ -1,4 +1,5 @@
 """RULES §9: what every player sees."""
+
 import json
 import random
 
@@ -26,10 +27,34 @@ def game_at(phase, seed="v"):
     return g
 
 
-KEYS = {"seat", "phase", "hand_no", "levels", "level", "dealer", "trump", "dealt", "hand",
-        "hand_counts", "declaration_areas", "standing", "declarations", "flipped", "kitty",
-        "turn", "leader", "trick", "last_trick", "defender_points", "penalties",
-        "last_failed_throw", "result", "winner", "tricks_played", "can_declare"}
+KEYS = {
+    "seat",
+    "phase",
+    "hand_no",
+    "levels",
+    "level",
+    "dealer",
+    "trump",
+    "dealt",
+    "hand",
+    "hand_counts",
+    "declaration_areas",
+    "standing",
+    "declarations",
+    "flipped",
+    "kitty",
+    "turn",
+    "leader",
+    "trick",
+    "last_trick",
+    "defender_points",
+    "penalties",
+    "last_failed_throw",
+    "result",
+    "winner",
+    "tricks_played",
+    "can_declare",
+}
 
 
 def test_view_keys_and_json():
@@ -105,6 +130,7 @@ def test_view_context_is_the_hands_own_after_scoring_and_the_standing_before_tru
     import random
 
     from games.engine import Game, apply, context, sample_play, view, view_context
+
     g = Game.new()
     apply(g, {"type": "start_hand", "seed": "ctx"})
     apply(g, {"type": "deal", "upto": 100})

@@ -4,6 +4,7 @@ The records are written here directly: these are read paths, and the numbers mus
 be exactly the ones chosen. (tests/test_replay.py plays real hands through the
 write path.)
 """
+
 from datetime import timedelta
 
 import pytest
@@ -22,8 +23,7 @@ pytestmark = pytest.mark.django_db
 def make_match(table, seated, *, days_ago=0, winner=None, aborted=False, levels=None):
     """A match with `seated` (users or None for a bot) at positions 0-3."""
     number = table.matches.count() + 1
-    match = Match.objects.create(table=table, number=number, winner_team=winner, aborted=aborted,
-                                 final_levels=levels)
+    match = Match.objects.create(table=table, number=number, winner_team=winner, aborted=aborted, final_levels=levels)
     started = timezone.now() - timedelta(days=days_ago, minutes=number)
     Match.objects.filter(pk=match.pk).update(started_at=started)
     if winner is not None or aborted:
@@ -35,18 +35,42 @@ def make_match(table, seated, *, days_ago=0, winner=None, aborted=False, levels=
     return match
 
 
-def make_hand(match, number, *, dealer, level="2", trump="H", score=None, before=None, after=None,
-              trick_points=None, bonus=0, penalties=0, change=None):
+def make_hand(
+    match,
+    number,
+    *,
+    dealer,
+    level="2",
+    trump="H",
+    score=None,
+    before=None,
+    after=None,
+    trick_points=None,
+    bonus=0,
+    penalties=0,
+    change=None,
+):
     finished = score is not None
     before = before or {"0": "2", "1": "2"}
     return Hand.objects.create(
-        match=match, number=number, seed=f"seed-{match.pk}-{number}", deck=["S2"] * 108, level=level,
-        dealer=dealer, trump=trump, levels_before=before, first_seq=number * 1000,
+        match=match,
+        number=number,
+        seed=f"seed-{match.pk}-{number}",
+        deck=["S2"] * 108,
+        level=level,
+        dealer=dealer,
+        trump=trump,
+        levels_before=before,
+        first_seq=number * 1000,
         last_seq=number * 1000 + 500 if finished else None,
         trick_points=trick_points if trick_points is not None else (score if finished else None),
-        kitty_points=10 if finished else None, kitty_multiplier=2 if bonus else 0, kitty_bonus=bonus if finished else None,
-        penalties=penalties if finished else None, defenders_score=score,
-        levels_after=after if finished else None, level_change=change if finished else None,
+        kitty_points=10 if finished else None,
+        kitty_multiplier=2 if bonus else 0,
+        kitty_bonus=bonus if finished else None,
+        penalties=penalties if finished else None,
+        defenders_score=score,
+        levels_after=after if finished else None,
+        level_change=change if finished else None,
         finished_at=timezone.now() if finished else None,
     )
 
@@ -64,6 +88,7 @@ def _get(user, name, *args, **params):
 
 
 # --- my matches --------------------------------------------------------------------------
+
 
 def test_my_matches_lists_the_users_matches_only_newest_first(people):
     ann, bob, cat, dan, eve, fay = (people[n] for n in ("ann", "bob", "cat", "dan", "eve", "fay"))
@@ -120,14 +145,36 @@ def test_my_matches_pages_twenty_at_a_time(people):
 
 # --- the match page ----------------------------------------------------------------------
 
+
 def test_match_page_shows_every_hands_numbers(people):
     ann, bob, cat, dan = (people[n] for n in ("ann", "bob", "cat", "dan"))
     table = make_table(ann)
     match = make_match(table, [ann, bob, cat, dan])
-    first = make_hand(match, 1, dealer=2, trump="S", score=135, trick_points=95, bonus=40, penalties=0,
-                      after={"0": "2", "1": "3"}, change={"team": 1, "levels": 1})
-    second = make_hand(match, 2, dealer=3, level="3", trump="NT", score=25, trick_points=35, penalties=-10,
-                       before={"0": "2", "1": "3"}, after={"0": "2", "1": "5"}, change={"team": 1, "levels": 2})
+    first = make_hand(
+        match,
+        1,
+        dealer=2,
+        trump="S",
+        score=135,
+        trick_points=95,
+        bonus=40,
+        penalties=0,
+        after={"0": "2", "1": "3"},
+        change={"team": 1, "levels": 1},
+    )
+    second = make_hand(
+        match,
+        2,
+        dealer=3,
+        level="3",
+        trump="NT",
+        score=25,
+        trick_points=35,
+        penalties=-10,
+        before={"0": "2", "1": "3"},
+        after={"0": "2", "1": "5"},
+        change={"team": 1, "levels": 2},
+    )
     running = make_hand(match, 3, dealer=1, level="5", trump="", before={"0": "2", "1": "5"})
 
     html = _get(people["eve"], "match_detail", match.pk).content.decode()  # public table: any user
@@ -159,20 +206,21 @@ def test_private_match_pages_are_for_their_players_and_staff(people):
 
 # --- profile statistics ------------------------------------------------------------------
 
+
 def test_profile_stats_count_from_the_users_own_seat(people):
     ann, bob, cat, dan = (people[n] for n in ("ann", "bob", "cat", "dan"))
     table = make_table(ann)
     # ann sits at 1 (East–West), bob at 0 (North–South).
     won = make_match(table, [bob, ann, cat, dan], days_ago=5, winner=1, levels={"0": "5", "1": "A"})
-    make_hand(won, 1, dealer=1, score=20, after={"0": "2", "1": "4"})          # ann deals
-    make_hand(won, 2, dealer=0, score=85, after={"0": "2", "1": "K"})          # ann defends
-    make_hand(won, 3, dealer=2, score=40, after={"0": "3", "1": "A"})          # ann defends
+    make_hand(won, 1, dealer=1, score=20, after={"0": "2", "1": "4"})  # ann deals
+    make_hand(won, 2, dealer=0, score=85, after={"0": "2", "1": "K"})  # ann defends
+    make_hand(won, 3, dealer=2, score=40, after={"0": "3", "1": "A"})  # ann defends
     lost = make_match(table, [bob, ann, cat, dan], days_ago=4, winner=0, levels={"0": "A", "1": "3"})
-    make_hand(lost, 1, dealer=3, score=130, after={"0": "3", "1": "3"})        # ann's partner deals
+    make_hand(lost, 1, dealer=3, score=130, after={"0": "3", "1": "3"})  # ann's partner deals
     make_match(table, [bob, ann, cat, dan], days_ago=3, aborted=True)
-    latest = make_match(table, [ann, bob, cat, dan], days_ago=1)               # ann now at 0
-    make_hand(latest, 1, dealer=0, score=60, after={"0": "6", "1": "2"})       # ann deals
-    make_hand(latest, 2, dealer=1)                                              # running: not counted
+    latest = make_match(table, [ann, bob, cat, dan], days_ago=1)  # ann now at 0
+    make_hand(latest, 1, dealer=0, score=60, after={"0": "6", "1": "2"})  # ann deals
+    make_hand(latest, 2, dealer=1)  # running: not counted
 
     stats = profile_stats(ann)
     assert (stats["matches_played"], stats["matches_won"]) == (2, 1)
@@ -180,12 +228,12 @@ def test_profile_stats_count_from_the_users_own_seat(people):
     assert stats["hands_as_defender"] == 2
     assert stats["defenders_average"] == 62.5
     assert stats["current_level"] == "6" and stats["best_level"] == "A"
-    assert [row["match"] for row in stats["recent_matches"]][0] == latest and len(stats["recent_matches"]) == 4
+    assert next(row["match"] for row in stats["recent_matches"]) == latest and len(stats["recent_matches"]) == 4
 
     bob_stats = profile_stats(bob)
     assert (bob_stats["matches_played"], bob_stats["matches_won"]) == (2, 1)
-    assert bob_stats["hands_as_dealer"] == 1                 # dealt hand 2 of the first match
-    assert bob_stats["hands_as_defender"] == 3               # hands 1 of both, and latest's hand 1
+    assert bob_stats["hands_as_dealer"] == 1  # dealt hand 2 of the first match
+    assert bob_stats["hands_as_defender"] == 3  # hands 1 of both, and latest's hand 1
     assert bob_stats["defenders_average"] == round((20 + 130 + 60) / 3, 1)
     assert bob_stats["current_level"] == "2" and bob_stats["best_level"] == "3"
 

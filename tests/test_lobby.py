@@ -1,4 +1,5 @@
 """The lobby: live list over the websocket, table creation, private tables, spectators."""
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def lobby_row(html, table):
     start = html.index(f'data-table="{table.pk}"')
-    return html[start:html.index("</article>", start)]
+    return html[start : html.index("</article>", start)]
 
 
 async def test_lobby_updates_live_as_people_sit_and_watch(players, fast_clock):
@@ -38,14 +39,25 @@ async def test_lobby_updates_live_as_people_sit_and_watch(players, fast_clock):
 
 def test_creating_a_table_stores_its_options(client, players):
     client.force_login(players[0])
-    response = client.post(reverse("create_table"), {
-        "name": "Evening game", "deal_pace_ms": 200, "last_chance_ms": 3000, "turn_limit_s": 30,
-        "allow_bots": "on",
-    })
+    response = client.post(
+        reverse("create_table"),
+        {
+            "name": "Evening game",
+            "deal_pace_ms": 200,
+            "last_chance_ms": 3000,
+            "turn_limit_s": 30,
+            "allow_bots": "on",
+        },
+    )
     table = Table.objects.get(name="Evening game")
     assert response.status_code == 302 and response.url == reverse("table", args=[table.pk])
     assert (table.deal_pace_ms, table.last_chance_ms, table.turn_limit_s, table.allow_bots, table.is_private) == (
-        200, 3000, 30, True, False)
+        200,
+        3000,
+        30,
+        True,
+        False,
+    )
     page = client.get(response.url)
     assert "200 ms" in page.text and "30 s" in page.text
     bad = client.post(reverse("create_table"), {"name": "x", "deal_pace_ms": 1, "last_chance_ms": 0, "turn_limit_s": 7})
@@ -66,7 +78,7 @@ async def test_spectators_see_no_hidden_card(players, fast_clock):
     clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players]
     watcher = await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)("watcher"))
     await clients[0].send({"action": "start_match", "version": table.version})
-    table, game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 2)
+    table, _game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 2)
     await watcher.drain()
     from tests.table_driver import public_cards_by_version
 
@@ -96,8 +108,9 @@ async def test_spectators_share_the_render_of_the_latest_version_only(players, f
     monkeypatch.setattr(rendering, "render_regions", counted)
     table = await sync_to_async(make_table)(players[0], players=players)
     north = await ws_client(f"/ws/table/{table.pk}/", players[0])
-    watchers = [await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)(f"watcher{i}"))
-                for i in range(2)]
+    watchers = [
+        await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)(f"watcher{i}")) for i in range(2)
+    ]
     seated = table.version
     await north.send({"action": "stand", "version": seated})
     stood = [await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > seated) for w in watchers]
@@ -106,8 +119,10 @@ async def test_spectators_share_the_render_of_the_latest_version_only(players, f
     assert renders.count((stood[0]["version"], True, False)) == 1
     assert "north" not in stood[0]["html"]["players"]
     await north.send({"action": "sit", "seat": 0, "version": stood[0]["version"]})
-    back = [await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > stood[0]["version"])
-            for w in watchers]
+    back = [
+        await w.receive_until(lambda m: m.get("type") == "state" and m["version"] > stood[0]["version"])
+        for w in watchers
+    ]
     late = await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)("latecomer"))
     first = await late.receive_until(lambda m: m.get("type") == "state")
     # Everyone is shown the newest version, never the render kept from before it.

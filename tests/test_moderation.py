@@ -1,6 +1,7 @@
 """Moderation through the real parts: live websocket clients (real ASGI app, auth, channel
 layer) are told why and disconnected when a room is closed, a player kicked or a user
 banned, and cannot come back; the write path refuses moderation from anyone else."""
+
 import json
 
 import pytest
@@ -39,8 +40,9 @@ def setup_table(*, playing=False, allow_bots=True):
     table = make_table(players[0], players=players, allow_bots=allow_bots)
     cache.delete_many([chat.chat_rate_key(user) for user in (*players, spectator)])
     if playing:
-        writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=table.version,
-                           user=players[0])
+        writer.table_act(
+            table_id=table.pk, action={"type": "start_match"}, expected_version=table.version, user=players[0]
+        )
     return Table.objects.get(pk=table.pk), players, spectator, moderator
 
 
@@ -102,7 +104,7 @@ async def test_closing_a_room_tells_everyone_why_disconnects_them_and_aborts_the
 
 
 async def test_kicked_player_is_disconnected_at_once_a_bot_takes_the_seat_and_others_play_on(fast_clock):
-    table, players, spectator, moderator = await setup_table(playing=True)
+    table, players, _spectator, moderator = await setup_table(playing=True)
     clients = [await ws_client(table_path(table), user) for user in players]
     east_chat = await ws_client(chat_path(table), players[1])
     north_chat = await ws_client(chat_path(table), players[0])
@@ -110,8 +112,9 @@ async def test_kicked_player_is_disconnected_at_once_a_bot_takes_the_seat_and_ot
         await client.drain()
     reason = "abusive language"
 
-    await sync_to_async(moderation.seat_kick)(moderator=moderator, table_id=table.pk, user_id=players[1].pk,
-                                              reason=reason)
+    await sync_to_async(moderation.seat_kick)(
+        moderator=moderator, table_id=table.pk, user_id=players[1].pk, reason=reason
+    )
 
     await assert_told_and_closed(clients[1], reason)
     await assert_told_and_closed(east_chat, reason)
@@ -132,7 +135,11 @@ async def test_kicked_player_is_disconnected_at_once_a_bot_takes_the_seat_and_ot
     assert page.status_code == 404
     entry = await sync_to_async(ModerationLog.objects.get)(action="kick")
     assert (entry.moderator_id, entry.target_user_id, entry.table_id, entry.reason) == (
-        moderator.pk, players[1].pk, table.pk, reason)
+        moderator.pk,
+        players[1].pk,
+        table.pk,
+        reason,
+    )
     assert entry.details["effect"] == "bot_took_seat"
     for client in (clients[0], clients[2], clients[3], north_chat):
         await client.close()
@@ -145,10 +152,12 @@ def _get_as(user, url):
 
 
 async def test_ban_closes_every_socket_ends_sessions_and_blocks_login_and_reconnects():
-    table, players, spectator, moderator = await setup_table()
+    table, players, _spectator, moderator = await setup_table()
     banned = players[2]
     browser = Client()
-    assert (await sync_to_async(browser.post)(reverse("login"), {"username": "south", "password": PASSWORD})).status_code == 302
+    assert (
+        await sync_to_async(browser.post)(reverse("login"), {"username": "south", "password": PASSWORD})
+    ).status_code == 302
     cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
     table_socket = WsClient(table_path(table), user=banned, cookie=cookie)
     assert (await table_socket.connect())[0]
@@ -184,7 +193,7 @@ def _sessions_of(user):
 
 
 async def test_a_muted_user_cannot_chat_until_unmuted():
-    table, players, spectator, moderator = await setup_table()
+    table, players, _spectator, moderator = await setup_table()
     client = await ws_client(chat_path(table), players[3])
     await client.receive()  # history
     await sync_to_async(user_moderation.user_mute)(moderator=moderator, user=players[3], reason="flooding")
@@ -221,7 +230,7 @@ async def test_a_deleted_message_disappears_from_open_chats_and_history():
 
 
 async def test_players_cannot_send_moderation_actions_over_the_socket(fast_clock):
-    table, players, spectator, moderator = await setup_table(playing=True)
+    table, players, _spectator, _moderator = await setup_table(playing=True)
     owner = await ws_client(table_path(table), players[0])
     await owner.drain()
     before = await sync_to_async(lambda: TableEvent.objects.filter(table=table).count())()
@@ -233,8 +242,9 @@ async def test_players_cannot_send_moderation_actions_over_the_socket(fast_clock
     table = await sync_to_async(Table.objects.get)(pk=table.pk)
     assert table.status == Table.Status.PLAYING
     assert not await sync_to_async(Kick.objects.exists)()
-    after_kinds = await sync_to_async(lambda: list(
-        TableEvent.objects.filter(table=table).values_list("action__type", flat=True)))()
+    after_kinds = await sync_to_async(
+        lambda: list(TableEvent.objects.filter(table=table).values_list("action__type", flat=True))
+    )()
     assert len(after_kinds) >= before and not {"close_table", "kick"} & set(after_kinds)
     await owner.close()
 
@@ -247,8 +257,13 @@ def test_the_write_path_refuses_moderation_from_any_other_source(players):
     moderator = make_moderator()
     table = make_table(players[0], players=players)
     for action in ({"type": "close_table", "reason": "x"}, {"type": "kick", "user": players[1].pk, "reason": "x"}):
-        for user, source in ((players[0], "player"), (moderator, "player"), (None, "clock"), (None, "bot"),
-                             (players[0], "moderator")):  # the last: a source of "moderator" without the permission
+        for user, source in (
+            (players[0], "player"),
+            (moderator, "player"),
+            (None, "clock"),
+            (None, "bot"),
+            (players[0], "moderator"),
+        ):  # the last: a source of "moderator" without the permission
             with pytest.raises(Refusal) as refused:
                 _act(table, action, user, source)
             assert refused.value.code in ("not_allowed", "login_required")
@@ -265,7 +280,7 @@ async def test_each_socket_is_told_in_its_readers_language():
     """The notice travels as a template; each socket translates it (needs the compiled catalog)."""
     from accounts.services import profile_set_language
 
-    table, players, spectator, moderator = await setup_table()
+    table, players, _spectator, moderator = await setup_table()
     await sync_to_async(profile_set_language)(user=players[0], language="zh-hans")
     chinese = await ws_client(table_path(table), players[0])
     english = await ws_client(table_path(table), players[1])

@@ -1,5 +1,6 @@
 """Moderation services (games/moderation/users.py, games/moderation/tables.py) against the database:
 what each action changes, what it refuses, and that every one is in the audit log."""
+
 from datetime import timedelta
 
 import pytest
@@ -92,7 +93,9 @@ def test_a_closed_table_refuses_every_action_of_the_write_path(players, moderato
         for user, source in ((players[0], "player"), (None, "clock"), (None, "bot"), (moderator, "moderator")):
             action = {"type": kind, "seat": 0, "cards": [], "reason": "x", "user": players[1].pk}
             with pytest.raises(Refusal) as refused:
-                writer.table_act(table_id=table.pk, action=action, expected_version=None, user=user, issuer=Issuer(source))
+                writer.table_act(
+                    table_id=table.pk, action=action, expected_version=None, user=user, issuer=Issuer(source)
+                )
             assert refused.value.code == "table_closed", (kind, source)
     table.refresh_from_db()
     assert table.version == version
@@ -110,8 +113,9 @@ def test_closing_a_waiting_table_aborts_nothing_and_hides_it_from_the_lobby(play
 
 
 def test_ban_with_expiry_ends_by_itself_and_unban_lifts_at_once(client, players, moderator):
-    user_moderation.user_ban(moderator=moderator, user=players[0], reason="cooling off",
-                             expires_at=timezone.now() + timedelta(hours=1))
+    user_moderation.user_ban(
+        moderator=moderator, user=players[0], reason="cooling off", expires_at=timezone.now() + timedelta(hours=1)
+    )
     assert is_banned(players[0])
     response = client.post(reverse("login"), {"username": "north", "password": PASSWORD})
     assert response.status_code == 200 and "cooling off" in response.text
@@ -145,8 +149,9 @@ def test_moderators_cannot_sanction_themselves_and_only_superusers_sanction_supe
 
 def test_mute_blocks_posting_at_every_table_and_expires(players, moderator):
     table = make_table(players[0], players=players)
-    user_moderation.user_mute(moderator=moderator, user=players[1], reason="flood",
-                              expires_at=timezone.now() + timedelta(days=1))
+    user_moderation.user_mute(
+        moderator=moderator, user=players[1], reason="flood", expires_at=timezone.now() + timedelta(days=1)
+    )
     assert is_muted(players[1])
     with pytest.raises(Refusal) as refused:
         chat.chat_post(table=table, user=players[1], text="hello")
@@ -175,12 +180,17 @@ def test_every_moderator_action_is_in_the_audit_log(players, moderator):
 
     rows = {(e.action, e.reason): e for e in ModerationLog.objects.all()}
     expected = {
-        ("kick", "r-kick"): (players[1], table), ("lift_kick", "r-lift"): (players[1], table),
-        ("delete_message", "r-delete"): (players[2], table), ("mute", "r-mute"): (players[2], None),
-        ("unmute", "r-unmute"): (players[2], None), ("ban", "r-ban"): (players[3], None),
+        ("kick", "r-kick"): (players[1], table),
+        ("lift_kick", "r-lift"): (players[1], table),
+        ("delete_message", "r-delete"): (players[2], table),
+        ("mute", "r-mute"): (players[2], None),
+        ("unmute", "r-unmute"): (players[2], None),
+        ("ban", "r-ban"): (players[3], None),
         ("kick", "r-ban"): (players[3], other),  # the ban freed their seat at the other table
-        ("unban", "r-unban"): (players[3], None), ("resolve_report", "r-resolve"): (players[2], None),
-        ("dismiss_report", "r-dismiss"): (None, table), ("close_table", "r-close"): (None, table),
+        ("unban", "r-unban"): (players[3], None),
+        ("resolve_report", "r-resolve"): (players[2], None),
+        ("dismiss_report", "r-dismiss"): (None, table),
+        ("close_table", "r-close"): (None, table),
     }
     assert set(rows) == set(expected)
     for key, (user, where) in expected.items():

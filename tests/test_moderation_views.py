@@ -37,7 +37,9 @@ def world(players):
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=0, user=players[0])
     line = ChatMessage.objects.create(table=table, user=players[1], text="hello")
     return {
-        "table": table, "line": line, "players": players,
+        "table": table,
+        "line": line,
+        "players": players,
         "moderator": staff("mod", permission("moderate", "accounts")),
         "staff": staff("staffer"),
         # May see tables in the admin, but not moderate.
@@ -58,7 +60,10 @@ def moderation_urls(world):
     actions = [
         (reverse("moderation_table_close", args=[table.pk]), {"close-reason": "x"}),
         (reverse("moderation_table_kick", args=[table.pk]), {"kick-reason": "x", "kick-user": world["players"][1].pk}),
-        (reverse("moderation_table_unkick", args=[table.pk]), {"unkick-reason": "x", "unkick-user": world["players"][1].pk}),
+        (
+            reverse("moderation_table_unkick", args=[table.pk]),
+            {"unkick-reason": "x", "unkick-user": world["players"][1].pk},
+        ),
         (reverse("moderation_chat_delete", args=[line.pk]), {"delete-reason": "x"}),
         (reverse("moderation_user_ban", args=[target]), {"ban-reason": "x"}),
         (reverse("moderation_user_unban", args=[target]), {"unban-reason": "x"}),
@@ -69,25 +74,43 @@ def moderation_urls(world):
 
 
 ADMIN_ACTIONS = [
-    ("games", "table", "close_tables"), ("games", "chatmessage", "delete_messages"),
-    ("auth", "user", "ban_users"), ("auth", "user", "mute_users"), ("auth", "user", "unban_users"),
-    ("auth", "user", "unmute_users"), ("accounts", "report", "resolve"), ("accounts", "report", "dismiss"),
-    ("accounts", "ban", "lift"), ("accounts", "mute", "lift"), ("accounts", "kick", "lift"),
+    ("games", "table", "close_tables"),
+    ("games", "chatmessage", "delete_messages"),
+    ("auth", "user", "ban_users"),
+    ("auth", "user", "mute_users"),
+    ("auth", "user", "unban_users"),
+    ("auth", "user", "unmute_users"),
+    ("accounts", "report", "resolve"),
+    ("accounts", "report", "dismiss"),
+    ("accounts", "ban", "lift"),
+    ("accounts", "mute", "lift"),
+    ("accounts", "kick", "lift"),
 ]
 
 
 def admin_action(client, app, model, action, ids, **data):
-    return client.post(reverse(f"admin:{app}_{model}_changelist"), {
-        "action": action, helpers.ACTION_CHECKBOX_NAME: ids, "apply": "yes", **data,
-    })
+    return client.post(
+        reverse(f"admin:{app}_{model}_changelist"),
+        {
+            "action": action,
+            helpers.ACTION_CHECKBOX_NAME: ids,
+            "apply": "yes",
+            **data,
+        },
+    )
 
 
 def nothing_moderated(world):
     world["table"].refresh_from_db()
     world["line"].refresh_from_db()
-    return (world["table"].status == Table.Status.PLAYING and not world["line"].deleted
-            and not ModerationLog.objects.exists() and not Ban.objects.exists() and not Mute.objects.exists()
-            and not Kick.objects.exists())
+    return (
+        world["table"].status == Table.Status.PLAYING
+        and not world["line"].deleted
+        and not ModerationLog.objects.exists()
+        and not Ban.objects.exists()
+        and not Mute.objects.exists()
+        and not Kick.objects.exists()
+    )
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player", "staff", "viewer"])
@@ -104,13 +127,21 @@ def test_nobody_without_the_permission_reaches_any_moderation_url_or_admin_actio
         response = client.post(url, data)
         assert response.status_code in ((302,) if user is None else (403,)), url
     report = Report.objects.create(reporter=world["players"][2], user=world["players"][1], reason="x")
-    ids = {"table": world["table"].pk, "chatmessage": world["line"].pk, "user": world["players"][1].pk,
-           "report": report.pk, "ban": 0, "mute": 0, "kick": 0}
+    ids = {
+        "table": world["table"].pk,
+        "chatmessage": world["line"].pk,
+        "user": world["players"][1].pk,
+        "report": report.pk,
+        "ban": 0,
+        "mute": 0,
+        "kick": 0,
+    }
     for app, model, action in ADMIN_ACTIONS:
         response = admin_action(client, app, model, action, [ids[model]], reason="x")
         # Anonymous/player: to the admin login; staff: 403, or (may view the list) the action is not offered.
         assert response.status_code in (302, 403) or (
-            response.status_code == 200 and 'name="apply"' not in response.text), (app, model, action)
+            response.status_code == 200 and 'name="apply"' not in response.text
+        ), (app, model, action)
         if response.status_code == 302 and who in ("anonymous", "player"):
             assert reverse("admin:login") in response.url
     assert nothing_moderated(world)
@@ -126,23 +157,25 @@ def test_a_staff_viewer_sees_the_table_list_but_is_not_offered_close(world):
 
 def test_moderator_pages_and_actions_work_and_each_needs_a_reason(world):
     client = as_user(world["moderator"])
-    pages, actions = moderation_urls(world)
+    pages, _actions = moderation_urls(world)
     for url in pages:
         assert client.get(url).status_code == 200, url
     target = world["players"][1]
     refused = client.post(reverse("moderation_user_ban", args=[target.username]), {"ban-reason": "  "}, follow=True)
     assert "Give a reason." in refused.text and not Ban.objects.exists()
 
-    response = client.post(reverse("moderation_user_mute", args=[target.username]),
-                           {"mute-reason": "spam", "mute-duration": "1d"})
+    response = client.post(
+        reverse("moderation_user_mute", args=[target.username]), {"mute-reason": "spam", "mute-duration": "1d"}
+    )
     assert response.status_code == 302
     mute = Mute.objects.get(user=target)
     assert mute.reason == "spam" and mute.expires_at is not None
     client.post(reverse("moderation_chat_delete", args=[world["line"].pk]), {"delete-reason": "rude"})
     world["line"].refresh_from_db()
     assert world["line"].deleted
-    client.post(reverse("moderation_table_kick", args=[world["table"].pk]),
-                {"kick-reason": "abuse", "kick-user": target.pk})
+    client.post(
+        reverse("moderation_table_kick", args=[world["table"].pk]), {"kick-reason": "abuse", "kick-user": target.pk}
+    )
     assert Kick.objects.filter(user=target, table=world["table"]).exists()
     client.post(reverse("moderation_table_close", args=[world["table"].pk]), {"close-reason": "done"})
     world["table"].refresh_from_db()
@@ -150,7 +183,11 @@ def test_moderator_pages_and_actions_work_and_each_needs_a_reason(world):
     page = client.get(reverse("moderation_table", args=[world["table"].pk]))
     assert page.status_code == 200 and "done" in page.text and "abuse" in page.text  # the log on the page
     assert list(ModerationLog.objects.values_list("action", flat=True).order_by("pk")) == [
-        "mute", "delete_message", "kick", "close_table"]
+        "mute",
+        "delete_message",
+        "kick",
+        "close_table",
+    ]
 
 
 def test_admin_actions_ask_for_a_reason_on_an_intermediate_page(world):

@@ -1,4 +1,5 @@
 """Pages around the table: the create-table form, the admin's model names, the menu."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -24,8 +25,10 @@ def test_the_create_form_has_defaults_help_and_clear_errors(client):
     html = client.get(reverse("lobby")).text
     assert 'name="deal_pace_ms" value="150"' in html and 'min="50"' in html and 'max="2000"' in html
     assert 'name="last_chance_ms" value="2000"' in html and 'aria-describedby="id_deal_pace_ms_helptext"' in html
-    assert 'id="id_allow_bots_helptext"' in html and 'checked' in html  # bots allowed by default
-    bad = client.post(reverse("create_table"), {"name": "", "deal_pace_ms": 5000, "last_chance_ms": -1, "turn_limit_s": 0})
+    assert 'id="id_allow_bots_helptext"' in html and "checked" in html  # bots allowed by default
+    bad = client.post(
+        reverse("create_table"), {"name": "", "deal_pace_ms": 5000, "last_chance_ms": -1, "turn_limit_s": 0}
+    )
     assert bad.status_code == 400 and not Table.objects.exists()
     assert bad.text.count('class="errorlist') >= 3 and "field--error" in bad.text
 

@@ -4,6 +4,7 @@ Also: "Play now" in the lobby lands at a table whose deal is running.
 
 Screenshots go to artifacts/screenshots/pages/ (gitignored); look at them.
 """
+
 import re
 
 import pytest
@@ -81,13 +82,28 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
     """(name, path) of every page, by who looks at it (None: a visitor)."""
     played, hand = site["played"], site["hand"]
     return {
-        None: [("lobby-visitor", "/"), ("login", "/accounts/login/"), ("register", "/accounts/register/"),
-               ("password-reset", "/accounts/password/reset/"), ("password-reset-done", "/accounts/password/reset/done/")],
-        "mei": [("lobby", "/"), ("my-matches", "/matches/"), ("match", f"/matches/{hand.match_id}/"),
-                ("replay", f"/hands/{hand.pk}/replay/?step=120"), ("profile", "/accounts/u/mei/"),
-                ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"), ("settings", "/accounts/settings/"),
-                ("password-change", "/accounts/password/change/"), ("report", "/report/user/jo/")],
-        "moderator": [("moderate-user", "/moderation/users/jo/"), ("moderate-table", f"/moderation/tables/{played.pk}/")],
+        None: [
+            ("lobby-visitor", "/"),
+            ("login", "/accounts/login/"),
+            ("register", "/accounts/register/"),
+            ("password-reset", "/accounts/password/reset/"),
+            ("password-reset-done", "/accounts/password/reset/done/"),
+        ],
+        "mei": [
+            ("lobby", "/"),
+            ("my-matches", "/matches/"),
+            ("match", f"/matches/{hand.match_id}/"),
+            ("replay", f"/hands/{hand.pk}/replay/?step=120"),
+            ("profile", "/accounts/u/mei/"),
+            ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"),
+            ("settings", "/accounts/settings/"),
+            ("password-change", "/accounts/password/change/"),
+            ("report", "/report/user/jo/"),
+        ],
+        "moderator": [
+            ("moderate-user", "/moderation/users/jo/"),
+            ("moderate-table", f"/moderation/tables/{played.pk}/"),
+        ],
     }
 
 
@@ -110,8 +126,13 @@ def test_every_page_fits_phones_and_laptops_in_both_languages(server, site, brow
                 context.add_cookies([{"name": "django_language", "value": language, "url": server}])
                 page = log_in(context, server, who) if who else context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
-                page.on("console", lambda message, size=size: "Content Security Policy" in message.text
-                        and problems.append(f"{page.url} at {size}: {message.text}"))
+                page.on(
+                    "console",
+                    lambda message, page=page, size=size: (
+                        "Content Security Policy" in message.text
+                        and problems.append(f"{page.url} at {size}: {message.text}")
+                    ),
+                )
                 for name, path in pages:
                     response = page.goto(server + path)
                     assert response.ok, f"{path} answered {response.status}"

@@ -1,4 +1,5 @@
-""""Play now" (games/web/views.py) and the lobby cards (games/web/lobby_cards.py)."""
+""" "Play now" (games/web/views.py) and the lobby cards (games/web/lobby_cards.py)."""
+
 import re
 from datetime import timedelta
 
@@ -64,7 +65,7 @@ def text(html):
 
 def card(html, table):
     start = html.index(f'data-table="{table.pk}"')
-    return html[start:html.index("</article>", start)]
+    return html[start : html.index("</article>", start)]
 
 
 def test_lobby_cards_say_who_sits_where_in_words(client):
@@ -96,8 +97,7 @@ def test_a_running_table_offers_rejoin_to_its_player_and_watch_to_others(client)
     theirs = card(client.get(reverse("lobby")).text, table)
     assert 'data-action="watch"' in theirs and 'data-action="rejoin"' not in theirs
     # Nobody drove the table for a while: it reads as paused.
-    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(minutes=10),
-                                             deadline=None)
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(minutes=10), deadline=None)
     assert "Paused — nobody connected" in card(client.get(reverse("lobby")).text, table)
 
 

@@ -1,4 +1,5 @@
 """manage.py rulecheck over the shared rule cases and ours (rules-cases/README.md)."""
+
 import json
 import subprocess
 import sys
@@ -46,14 +47,17 @@ def test_our_cases_all_pass():
 
 def test_wrong_and_unknown_cases_fail(tmp_path):
     cases = [
-        {"id": "wrong-winner", "kind": "trick", "level": "7", "trump": "H",
-         "plays": [[0, ["SK"]], [1, ["SA"]], [2, ["S3"]], [3, ["D5"]]],
-         "expect": {"winner": 0, "points": 15}},
+        {
+            "id": "wrong-winner",
+            "kind": "trick",
+            "level": "7",
+            "trump": "H",
+            "plays": [[0, ["SK"]], [1, ["SA"]], [2, ["S3"]], [3, ["D5"]]],
+            "expect": {"winner": 0, "points": 15},
+        },
         {"id": "no-such-kind", "kind": "teleport", "expect": {}},
-        {"id": "crash", "kind": "order", "level": "7", "trump": "H", "cards": ["ZZ"],
-         "expect": ["ZZ"]},
-        {"id": "right", "kind": "order", "level": "7", "trump": "H", "cards": ["S3", "BJK"],
-         "expect": ["BJK", "S3"]},
+        {"id": "crash", "kind": "order", "level": "7", "trump": "H", "cards": ["ZZ"], "expect": ["ZZ"]},
+        {"id": "right", "kind": "order", "level": "7", "trump": "H", "cards": ["S3", "BJK"], "expect": ["BJK", "S3"]},
     ]
     f = tmp_path / "bad.json"
     f.write_text(json.dumps(cases))
@@ -61,22 +65,32 @@ def test_wrong_and_unknown_cases_fail(tmp_path):
     lines = out.strip().splitlines()
     assert lines[-1] == "rulecheck: 1 passed, 3 failed"
     assert code != 0
-    assert any("wrong-winner" in l and '"winner": 1' in l for l in lines)
-    assert any("no-such-kind" in l and "unknown kind" in l for l in lines)
-    assert any("crash" in l and "error" in l for l in lines)
+    assert any("wrong-winner" in line and '"winner": 1' in line for line in lines)
+    assert any("no-such-kind" in line and "unknown kind" in line for line in lines)
+    assert any("crash" in line and "error" in line for line in lines)
 
 
 def test_command_line_exit_status(tmp_path):
     f = tmp_path / "one.json"
-    f.write_text(json.dumps([{"id": "bad", "kind": "result", "dealer": 0,
-                              "levels": {"0": "5", "1": "3"}, "defenders_score": 0,
-                              "expect": {"levels": {"0": "6", "1": "3"}, "next_dealer": 2,
-                                         "winner": None}}]))
+    f.write_text(
+        json.dumps(
+            [
+                {
+                    "id": "bad",
+                    "kind": "result",
+                    "dealer": 0,
+                    "levels": {"0": "5", "1": "3"},
+                    "defenders_score": 0,
+                    "expect": {"levels": {"0": "6", "1": "3"}, "next_dealer": 2, "winner": None},
+                }
+            ]
+        )
+    )
     root = Path(settings.BASE_DIR)
-    p = subprocess.run([sys.executable, "manage.py", "rulecheck", str(f)], cwd=root,
-                       capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "manage.py", "rulecheck", str(f)], cwd=root, capture_output=True, text=True)
     assert p.returncode == 1
     assert p.stdout.strip().splitlines()[-1] == "rulecheck: 0 passed, 1 failed"
-    p = subprocess.run([sys.executable, "manage.py", "rulecheck", str(SHARED)], cwd=root,
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "manage.py", "rulecheck", str(SHARED)], cwd=root, capture_output=True, text=True
+    )
     assert p.returncode == 0, p.stdout + p.stderr

@@ -2,6 +2,7 @@
 a flood is told why and closed with 4008, a message over daphne's 1 MiB limit gets the
 close frame 1009, one under it but over the socket's own 4 KB a `too_large` reply — never
 a dropped connection (1006) or a server error (1011)."""
+
 import asyncio
 import json
 
@@ -25,8 +26,13 @@ def server():
 
 async def open_socket(server, path, user):
     cookie = await sync_to_async(session_cookie)(user)
-    return await connect(server.url(path), origin=f"http://127.0.0.1:{server.port}",
-                         additional_headers={"Cookie": cookie.decode()}, open_timeout=10, max_size=None)
+    return await connect(
+        server.url(path),
+        origin=f"http://127.0.0.1:{server.port}",
+        additional_headers={"Cookie": cookie.decode()},
+        open_timeout=10,
+        max_size=None,
+    )
 
 
 async def replies_until_closed(socket, timeout=10.0) -> list[dict]:

@@ -1,5 +1,6 @@
 """Every bad websocket message gets a clear error to that client only, changes nothing,
 and leaves the socket usable; floods are told why and closed with 4008."""
+
 import json
 
 import pytest
@@ -59,19 +60,24 @@ async def test_bad_messages_are_refused_and_change_nothing(players, fast_clock):
     await expect_error(mover, {"no": "action"}, "bad_message", table.pk)
     await expect_error(mover, {"action": "launch_rockets", "version": v}, "unknown_action", table.pk)
     await expect_error(mover, {"action": "play", "cards": ["SA"] * 3000, "version": v}, "too_large", table.pk)
-    await expect_error(mover, {"action": "play", "cards": view["hand"][:1], "version": v - 1}, "stale_version", table.pk)
+    await expect_error(
+        mover, {"action": "play", "cards": view["hand"][:1], "version": v - 1}, "stale_version", table.pk
+    )
     await expect_error(mover, {"action": "play", "cards": view["hand"][:1]}, "bad_version", table.pk)
     await expect_error(mover, {"action": "bury", "cards": view["hand"][:8], "version": v}, "wrong_phase", table.pk)
     # Cards the seat does not hold (taken from the next seat's hand, minus any it shares).
     foreign = [c for c in others_hand if c not in view["hand"]][:1]
     await expect_error(mover, {"action": "play", "cards": foreign, "version": v}, "cards_not_in_hand", table.pk)
     # Not this seat's turn: the seat is the user's own, whatever the message claims.
-    await expect_error(other, {"action": "play", "cards": others_hand[:1], "seat": turn, "version": v},
-                       "not_your_turn", table.pk)
+    await expect_error(
+        other, {"action": "play", "cards": others_hand[:1], "seat": turn, "version": v}, "not_your_turn", table.pk
+    )
     # An illegal follow: a card of another suit-class while holding the led one.
     illegal = _illegal_follow(game, turn)
     if illegal:
-        message = await expect_error(mover, {"action": "play", "cards": illegal, "version": v}, "must_follow_suit", table.pk)
+        message = await expect_error(
+            mover, {"action": "play", "cards": illegal, "version": v}, "must_follow_suit", table.pk
+        )
         assert "RULES §5.4" in message["message"]
     await still_usable(mover, table.pk)
     await still_usable(other, table.pk)
@@ -90,11 +96,11 @@ def _illegal_follow(game, seat):
     keep = min(len(same), len(lead)) - 1
     if keep < 0 or len(off) < len(lead) - keep:
         return None
-    return same[:keep] + off[:len(lead) - keep]
+    return same[:keep] + off[: len(lead) - keep]
 
 
 async def test_spectator_cannot_act_and_errors_go_only_to_the_sender(players, fast_clock):
-    table, game, clients = await playing_table(players)
+    table, _game, clients = await playing_table(players)
     spectator = await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)("watcher"))
     first = await spectator.receive()
     assert first["type"] == "state"
@@ -174,15 +180,25 @@ async def test_selection_verdicts_and_refusals_speak_the_players_language(player
     verdict = await chinese.receive_until(lambda m: m["type"] == "selection")
     assert not verdict["legal"]
     assert "§5.4" in verdict["html"] and "必须" in verdict["html"]
-    refusal = await expect_error(chinese, {"action": "play", "cards": illegal, "version": table.version},
-                                 "must_follow_suit", table.pk)
+    refusal = await expect_error(
+        chinese, {"action": "play", "cards": illegal, "version": table.version}, "must_follow_suit", table.pk
+    )
     assert "§5.4" in refusal["message"] and "必须" in refusal["message"]
     for client in clients + [chinese]:
         await client.close()
 
 
-@pytest.mark.parametrize("origin", ["http://127.0.0.1:9999", "https://127.0.0.1:8000", "http://127.0.0.1",
-                                    "http://localhost:8000", "null", "http://127.0.0.1:port"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://127.0.0.1:9999",
+        "https://127.0.0.1:8000",
+        "http://127.0.0.1",
+        "http://localhost:8000",
+        "null",
+        "http://127.0.0.1:port",
+    ],
+)
 async def test_a_socket_from_another_scheme_or_port_of_an_allowed_host_is_refused(players, fast_clock, origin):
     table = await sync_to_async(make_table)(players[0], players=players)
     cookie = await sync_to_async(session_cookie)(players[0])

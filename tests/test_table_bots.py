@@ -1,5 +1,6 @@
 """One person can play right away: the owner fills the other seats with bots, which act
 through the same write path as people."""
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -20,7 +21,7 @@ async def test_one_player_and_three_bots_play_a_hand(players, fast_clock):
     version = state["version"]
     for seat, level in ((1, "basic"), (2, "strong"), (3, "basic")):
         await client.send({"action": "add_bot", "seat": seat, "level": level, "version": version})
-        state = await client.receive_until(lambda m: m["type"] == "state" and m["version"] > version)
+        state = await client.receive_until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
         version = state["version"]
     await client.send({"action": "start_match", "version": version})
     table, game = await play_until({0: client}, table.pk, lambda g: g.phase in ("scored", "finished"), timeout=120)
@@ -34,7 +35,8 @@ async def test_one_player_and_three_bots_play_a_hand(players, fast_clock):
     # The bots' moves are the log: folding it through the engine gives the stored snapshot,
     # and the hand's record agrees with the score the engine computes from the cards.
     actions = await sync_to_async(list)(
-        TableEvent.objects.filter(table_id=table.pk).order_by("seq").values_list("action", flat=True))
+        TableEvent.objects.filter(table_id=table.pk).order_by("seq").values_list("action", flat=True)
+    )
     assert replay.fold(replay.engine_actions(actions)).to_json() == table.state
     hand = await sync_to_async(Hand.objects.get)(match__table_id=table.pk, number=1)
     assert hand.kitty_points == engine.points(game.result["buried"])

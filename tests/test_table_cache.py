@@ -2,6 +2,7 @@
 write path's SQL statements (games/runtime/table_rows.py): what is remembered is exactly what
 the database holds, a memory that another process has outdated is never written back,
 and a refused action leaves the memory as it was."""
+
 import time
 
 import pytest
@@ -23,8 +24,10 @@ def _start(table, owner, capture):
 
 
 def _fields(table):
-    return {name: getattr(table, name) for name in
-            ("status", "version", "state", "deal_started_at", "deadline", "updated_at", "closed_reason")}
+    return {
+        name: getattr(table, name)
+        for name in ("status", "version", "state", "deal_started_at", "deadline", "updated_at", "closed_reason")
+    }
 
 
 def test_what_the_write_path_remembers_is_what_the_database_holds(players, django_capture_on_commit_callbacks):
@@ -34,18 +37,22 @@ def test_what_the_write_path_remembers_is_what_the_database_holds(players, djang
     assert held.version == stored.version == 2  # start_match, then the first hand's start
     assert _fields(held.table) == _fields(stored)
     assert held.game.to_json() == engine.Game.from_json(stored.state).to_json()
-    assert [(s.position, s.user_id, s.bot, s.autoplay) for s in held.seats] == \
-        [(s.position, s.user_id, s.bot, s.autoplay) for s in stored.seats.order_by("position")]
+    assert [(s.position, s.user_id, s.bot, s.autoplay) for s in held.seats] == [
+        (s.position, s.user_id, s.bot, s.autoplay) for s in stored.seats.order_by("position")
+    ]
     # The log rows written in SQL read back through the ORM like any other.
     events = list(TableEvent.objects.filter(table=table).order_by("seq"))
     assert [(e.seq, e.action["type"], e.source, e.actor_id) for e in events] == [
-        (1, "start_match", "player", players[0].pk), (2, "start_hand", "player", players[0].pk)]
+        (1, "start_match", "player", players[0].pk),
+        (2, "start_hand", "player", players[0].pk),
+    ]
     assert events[1].hand is not None and events[1].hand.first_seq == 2
     assert events[1].created_at == stored.updated_at
 
 
 def test_a_memory_outdated_by_another_process_is_never_written_back(
-        players, fast_clock, django_capture_on_commit_callbacks):
+    players, fast_clock, django_capture_on_commit_callbacks
+):
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
     stale = _start(table, players[0], django_capture_on_commit_callbacks)
     time.sleep(0.15)  # the whole deal is out (1 ms a card)
@@ -54,15 +61,20 @@ def test_a_memory_outdated_by_another_process_is_never_written_back(
     engine.apply(game, {"type": "deal", "upto": 100})
     seat, cards = next((s, option) for s in range(4) for option in engine.view(game, s)["can_declare"])
     table_cache.forget_all()
-    writer.table_act(table_id=table.pk, action={"type": "declare", "cards": cards},
-                       expected_version=stale.version, user=players[seat])
+    writer.table_act(
+        table_id=table.pk,
+        action={"type": "declare", "cards": cards},
+        expected_version=stale.version,
+        user=players[seat],
+    )
     table_cache.remember(stale)  # ...while this process still holds the version before it
 
     moved_on = Table.objects.get(pk=table.pk).version
     assert moved_on > stale.version
     with django_capture_on_commit_callbacks(execute=True):
-        writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=moved_on,
-                           issuer=Issuer.CLOCK)
+        writer.table_act(
+            table_id=table.pk, action={"type": "fix_trump"}, expected_version=moved_on, issuer=Issuer.CLOCK
+        )
     fixed = engine.Game.from_json(Table.objects.get(pk=table.pk).state)
     assert fixed.dealer == seat  # RULES §3.5: the declaration was not lost; its maker deals
     assert table_cache.cached(table.pk, moved_on + 1).game.to_json() == fixed.to_json()
@@ -77,8 +89,12 @@ def test_a_refused_action_leaves_the_memory_untouched(players, django_capture_on
     before = (held.table.state, held.game.to_json(), [s.autoplay for s in held.seats])
     # The player is back (the write path clears autoplay first), then plays a card not in hand.
     with pytest.raises(Refusal):
-        writer.table_act(table_id=table.pk, action={"type": "play", "cards": ["SA", "SA", "SA"]},
-                           expected_version=held.version, user=players[1])
+        writer.table_act(
+            table_id=table.pk,
+            action={"type": "play", "cards": ["SA", "SA", "SA"]},
+            expected_version=held.version,
+            user=players[1],
+        )
     assert table_cache.cached(table.pk, held.version) is held
     assert (held.table.state, held.game.to_json(), [s.autoplay for s in held.seats]) == before
     assert Seat.objects.get(table=table, position=1).autoplay  # rolled back too

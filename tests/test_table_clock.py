@@ -1,4 +1,5 @@
 """The clock: timed steps derived from the stored row, submitted through the write path."""
+
 from datetime import timedelta
 
 import pytest
@@ -18,8 +19,12 @@ pytestmark = pytest.mark.django_db
 def bot_table(owner, pace_ms=150, window_ms=50):
     table = make_table(owner, players=[owner], pace_ms=pace_ms, window_ms=window_ms)
     for seat in (1, 2, 3):
-        writer.table_act(table_id=table.pk, action={"type": "add_bot", "seat": seat, "level": "basic"},
-                           expected_version=None, user=owner)
+        writer.table_act(
+            table_id=table.pk,
+            action={"type": "add_bot", "seat": seat, "level": "basic"},
+            expected_version=None,
+            user=owner,
+        )
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
     return Table.objects.get(pk=table.pk)
 
@@ -65,13 +70,15 @@ def test_deal_end_fix_trump_and_stale_ticks(players, settings):
     assert engine.Game.from_json(table.state).phase == "last_chance"
     # fix_trump is not due before the last-chance window ends.
     with pytest.raises(Refusal) as early:
-        writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version,
-                           issuer=Issuer.CLOCK)
+        writer.table_act(
+            table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version, issuer=Issuer.CLOCK
+        )
     assert early.value.code == "not_due"
     # A player cannot submit clock steps.
     with pytest.raises(Refusal) as player:
-        writer.table_act(table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version,
-                           user=players[0])
+        writer.table_act(
+            table_id=table.pk, action={"type": "fix_trump"}, expected_version=table.version, user=players[0]
+        )
     assert player.value.code == "not_allowed"
 
 
@@ -109,8 +116,9 @@ def test_a_bot_step_needs_a_move_for_a_bots_seat(players):
     person = {**action["move"], "seat": 0}  # seat 0 is the owner's, not a bot's
     for bad in (None, {"type": "fix_trump"}, {"type": "play", "seat": action["move"]["seat"], "cards": []}, person):
         with pytest.raises(Refusal) as refused:
-            writer.table_act(table_id=table.pk, action={**action, "move": bad},
-                               expected_version=table.version, issuer=Issuer.BOT)
+            writer.table_act(
+                table_id=table.pk, action={**action, "move": bad}, expected_version=table.version, issuer=Issuer.BOT
+            )
         assert refused.value.code == "bad_action"
     assert Table.objects.get(pk=table.pk).state == table.state
 
@@ -121,4 +129,3 @@ def test_no_bots_means_no_mid_deal_wakeups(players):
     table = rewind_deal(Table.objects.get(pk=table.pk), 10)
     step = clock.due_step(table, engine.Game.from_json(table.state), list(table.seats.all()), timezone.now())
     assert step.action == {"type": "deal", "upto": 100}
-

@@ -1,6 +1,7 @@
 """The write path's commands (games/runtime/commands.py): who may issue each is checked
 before its handler runs, and an action's work is done once (one parse of the game, one
 decision of a bot's declaration, made outside the lock)."""
+
 import time
 
 import pytest
@@ -40,10 +41,10 @@ def test_the_issuer_is_checked_before_the_handler(players):
     assert _refused(table, {"type": "add_bot", "seat": 3}, user=players[1]) == "not_owner"
     assert _refused(table, {"type": "start_match"}, user=players[1]) == "not_owner"
     # The server's own issuers may not play for a seat, whatever seat the action names.
-    writer.table_act(table_id=table.pk, action={"type": "add_bot", "seat": 3}, expected_version=None,
-                     issuer=Issuer.SYSTEM)
-    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None,
-                     issuer=Issuer.SYSTEM)
+    writer.table_act(
+        table_id=table.pk, action={"type": "add_bot", "seat": 3}, expected_version=None, issuer=Issuer.SYSTEM
+    )
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, issuer=Issuer.SYSTEM)
     version = Table.objects.get(pk=table.pk).version
     for issuer in (Issuer.CLOCK, Issuer.BOT, Issuer.SYSTEM):
         action = {"type": "declare", "seat": 0, "cards": []}
@@ -55,7 +56,8 @@ def test_the_issuer_is_checked_before_the_handler(players):
 
 
 def test_an_action_parses_the_stored_game_once_and_remembers_the_game_it_made(
-        players, fast_clock, monkeypatch, django_capture_on_commit_callbacks):
+    players, fast_clock, monkeypatch, django_capture_on_commit_callbacks
+):
     table = make_table(players[0], players=players, pace_ms=1)
     with django_capture_on_commit_callbacks(execute=True):
         writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
@@ -67,13 +69,21 @@ def test_an_action_parses_the_stored_game_once_and_remembers_the_game_it_made(
     real = engine.Game.from_json
     monkeypatch.setattr(engine.Game, "from_json", classmethod(lambda cls, data: parses.append(1) or real(data)))
     with pytest.raises(Refusal):  # a refused action: parsed once, and nothing remembered
-        writer.table_act(table_id=table.pk, action={"type": "declare", "cards": ["SA", "SA", "SA"]},
-                         expected_version=held.version, user=players[seat])
+        writer.table_act(
+            table_id=table.pk,
+            action={"type": "declare", "cards": ["SA", "SA", "SA"]},
+            expected_version=held.version,
+            user=players[seat],
+        )
     assert len(parses) == 1 and table_cache.cached(table.pk, 0) is held
     parses.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        writer.table_act(table_id=table.pk, action={"type": "declare", "cards": option},
-                         expected_version=held.version, user=players[seat])
+        writer.table_act(
+            table_id=table.pk,
+            action={"type": "declare", "cards": option},
+            expected_version=held.version,
+            user=players[seat],
+        )
     assert len(parses) == 1  # the writer's own; the memory got the handler's game, not a re-parse
     after = table_cache.cached(table.pk, held.version + 1)
     stored = Table.objects.get(pk=table.pk)
@@ -86,8 +96,12 @@ def test_a_bots_declaration_is_decided_once_and_outside_the_lock(players, monkey
     owner = players[0]
     table = make_table(owner, players=[owner], pace_ms=150)
     for seat in (1, 2, 3):
-        writer.table_act(table_id=table.pk, action={"type": "add_bot", "seat": seat, "level": "basic"},
-                         expected_version=None, user=owner)
+        writer.table_act(
+            table_id=table.pk,
+            action={"type": "add_bot", "seat": seat, "level": "basic"},
+            expected_version=None,
+            user=owner,
+        )
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
     decisions = []
     real = bots.declaration

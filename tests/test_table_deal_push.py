@@ -1,6 +1,7 @@
 """During the deal each seated socket is pushed its own new cards ({"type": "card"}),
 one message per card, at the clock's time, with the deal index, the card's button and
 its place in the sorted hand (RULES §2.6)."""
+
 import pytest
 from asgiref.sync import sync_to_async
 

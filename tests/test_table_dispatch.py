@@ -1,6 +1,7 @@
 """A "changed" push is rendered from the process's memory of the table and does not wait
 for the process's one database thread (games/web/socket_dispatch.py, games/runtime/table_cache.py):
 at 100 busy tables that thread's queue of writes delayed every push."""
+
 import asyncio
 import threading
 
@@ -26,7 +27,9 @@ async def test_a_change_reaches_the_socket_while_the_database_thread_is_busy(pla
     try:
         # Another thread (as another process would) seats the fourth player.
         await sync_to_async(writer.table_act, thread_sensitive=False)(
-            table_id=table.pk, action={"type": "sit", "seat": 3}, expected_version=first["version"],
+            table_id=table.pk,
+            action={"type": "sit", "seat": 3},
+            expected_version=first["version"],
             user=players[3],
         )
         pushed = await client.receive(timeout=5)

@@ -1,4 +1,5 @@
 """games.selectors.socket_entry (one SQL statement) says what the ORM says."""
+
 from datetime import timedelta
 
 import pytest

@@ -1,4 +1,5 @@
 """Several real server processes sharing PostgreSQL and Redis; a server restart mid-hand."""
+
 import asyncio
 import random
 
@@ -41,8 +42,9 @@ async def test_two_processes_share_a_table_and_conflicts_apply_once(players):
         # plays are sent at once, both against the same version: exactly one applies.
         seat = game.turn
         other_server = b if seat in (0, 1) else a
-        twin = await LiveClient.open(other_server, f"/ws/table/{table.pk}/",
-                                     await sync_to_async(session_cookie)(players[seat]))
+        twin = await LiveClient.open(
+            other_server, f"/ws/table/{table.pk}/", await sync_to_async(session_cookie)(players[seat])
+        )
         await twin.wait_for(lambda m: m["type"] == "state")
         first = choose_action(game, seat, random.Random(1))
         second = first
@@ -55,8 +57,13 @@ async def test_two_processes_share_a_table_and_conflicts_apply_once(players):
             twin.send({**second, "version": table.version}),
         )
         await asyncio.sleep(1.0)
-        applied = await sync_to_async(lambda: list(TableEvent.objects.filter(
-            table_id=table.pk, seq__gt=table.version, action__type="play", action__seat=seat)))()
+        applied = await sync_to_async(
+            lambda: list(
+                TableEvent.objects.filter(
+                    table_id=table.pk, seq__gt=table.version, action__type="play", action__seat=seat
+                )
+            )
+        )()
         assert len(applied) == 1
         assert sorted(applied[0].action["cards"]) in (sorted(first["cards"]), sorted(second["cards"]))
         refusals = [m for c in (clients[seat], twin) for m in c.received if m["type"] == "error"]
@@ -88,7 +95,7 @@ async def test_restarted_server_continues_the_table(players):
         table, game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 4)
         await asyncio.sleep(0.3)
         server.kill()
-        stored = (await sync_to_async(Table.objects.get)(pk=table.pk))
+        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
         for client in clients:
             await client.close()
 

@@ -1,4 +1,5 @@
 """The queryable record (Match, Hand, Bury) follows the event log."""
+
 import pytest
 
 from games import engine
@@ -38,7 +39,7 @@ def test_hands_follow_one_another_with_the_rotation(players, settings):
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
-    table, game = drive(table.pk, dict(enumerate(players)), lambda g: g.hand_no == 3 and g.phase == "deal")
+    table, _game = drive(table.pk, dict(enumerate(players)), lambda g: g.hand_no == 3 and g.phase == "deal")
     first, second = Hand.objects.filter(match__table=table).order_by("number")[:2]
     assert first.next_dealer == second.dealer  # RULES §8.2
     assert second.levels_before == first.levels_after

@@ -1,4 +1,5 @@
 """Bots wait for the event loop: under load their moves queue, not the pushes people see."""
+
 import asyncio
 import time
 

@@ -1,4 +1,5 @@
 """Turn time limit: a player who runs out of time is played by a bot until they return."""
+
 import asyncio
 
 import pytest
@@ -19,10 +20,12 @@ async def test_timed_out_seat_is_autoplayed_until_the_player_returns(players, fa
     table, game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 1)
     absent = game.turn
     await clients[absent].close()
+
     async def autoplayed():
         for _ in range(250):
-            rows = await sync_to_async(list)(TableEvent.objects.filter(
-                table_id=table.pk, seq__gt=table.version, source="bot", action__seat=absent))
+            rows = await sync_to_async(list)(
+                TableEvent.objects.filter(table_id=table.pk, seq__gt=table.version, source="bot", action__seat=absent)
+            )
             if rows:
                 return rows
             await asyncio.sleep(0.02)
@@ -30,7 +33,9 @@ async def test_timed_out_seat_is_autoplayed_until_the_player_returns(players, fa
 
     rows = await autoplayed()
     # The absent seat's time-out is the first move after it left, made by the bot.
-    first_after = await sync_to_async(lambda: TableEvent.objects.filter(table_id=table.pk, seq__gt=table.version).first())()
+    first_after = await sync_to_async(
+        lambda: TableEvent.objects.filter(table_id=table.pk, seq__gt=table.version).first()
+    )()
     assert rows and first_after.action["seat"] == absent and first_after.source == "bot"
     assert await sync_to_async(Seat.objects.get)(table=table, position=absent, autoplay=True)
     back = await ws_client(f"/ws/table/{table.pk}/", players[absent])

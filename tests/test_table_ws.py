@@ -1,5 +1,6 @@
 """Four real websocket clients through the real ASGI app, Redis channel layer and
 PostgreSQL play a hand; every message each client received is checked for leaks."""
+
 import asyncio
 
 import pytest
@@ -67,7 +68,7 @@ async def test_four_clients_play_a_complete_hand_without_leaks(players, fast_clo
 async def test_log_folded_through_engine_equals_snapshot(players, fast_clock):
     table, clients = await seated_clients(players)
     await start(table, clients)
-    table, game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 3)
+    table, _game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 3)
     for client in clients:
         await client.close()
     folded = await sync_to_async(fold_log)(table.pk)

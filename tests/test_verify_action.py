@@ -12,6 +12,7 @@
 The clock runner is switched off: the test submits each timed step itself when
 games/runtime/clock.py says it is due, exactly as the runner would, one at a time.
 """
+
 import asyncio
 import json
 import random
@@ -35,8 +36,23 @@ from tests.table_driver import choose_action, with_bot_move
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # The kinds of command each test below verifies; together, every kind the write path has.
-PEOPLE_AND_MODERATORS = {"sit", "stand", "add_bot", "remove_bot", "start_match", "deal", "declare", "fix_trump",
-                         "bury", "play", "time_out", "bot_move", "resume", "kick", "close_table"}
+PEOPLE_AND_MODERATORS = {
+    "sit",
+    "stand",
+    "add_bot",
+    "remove_bot",
+    "start_match",
+    "deal",
+    "declare",
+    "fix_trump",
+    "bury",
+    "play",
+    "time_out",
+    "bot_move",
+    "resume",
+    "kick",
+    "close_table",
+}
 BOTS_AND_CLOCK = {"add_bot", "start_match", "deal", "bot_declare", "fix_trump", "bot_move", "start_hand"}
 covered: set[str] = set()  # what the running test verified
 
@@ -61,7 +77,7 @@ def hand_cards(hand_html: str) -> list[str]:
     start = hand_html.find('<div class="hand"')
     if start < 0:
         return []
-    return CARD_BUTTON.findall(hand_html[start:hand_html.index('<div id="selection"', start)])
+    return CARD_BUTTON.findall(hand_html[start : hand_html.index('<div id="selection"', start)])
 
 
 DECLARE_BLOCK = re.compile(r'<div class="declare-options">.*?\n</div>', re.DOTALL)
@@ -124,7 +140,7 @@ class Shown:
     def shown_hand(self) -> list[str]:
         cards = hand_cards(self.regions.get("hand", ""))
         for push in self.arrived:
-            assert f'data-card="{push['card']}"' in push["html"]
+            assert f'data-card="{push["card"]}"' in push["html"]
             cards.insert(push["index"], push["html"])
         return cards
 
@@ -180,6 +196,7 @@ async def assert_matches_fresh(shown: Shown, version: int):
 
 # --- the log -------------------------------------------------------------------------
 
+
 @sync_to_async
 def assert_log_folds_to_snapshot(table_id):
     table = Table.objects.get(pk=table_id)
@@ -190,11 +207,12 @@ def assert_log_folds_to_snapshot(table_id):
     starts = [i for i, action in enumerate(actions) if action["type"] == "start_match"]
     if table.state is None:
         return
-    folded = replay.fold(replay.engine_actions(actions[starts[-1] + 1:]))
+    folded = replay.fold(replay.engine_actions(actions[starts[-1] + 1 :]))
     assert folded.to_json() == table.state
 
 
 # --- acting --------------------------------------------------------------------------
+
 
 @sync_to_async
 def loaded(table_id):
@@ -205,8 +223,9 @@ def loaded(table_id):
 
 async def act(table_id, action, *, user=None, issuer=Issuer.PLAYER):
     table, _seats, _game = await loaded(table_id)
-    return await writer.table_act_async(table_id=table_id, action=action, expected_version=table.version,
-                                        user=user, issuer=issuer)
+    return await writer.table_act_async(
+        table_id=table_id, action=action, expected_version=table.version, user=user, issuer=issuer
+    )
 
 
 # The runner's memory (games/runtime/runner.py): the bots looked at this version of the
@@ -256,8 +275,9 @@ async def decide_due(table_id):
 
 async def submit(table_id, decided):
     table, step, action = decided
-    return await writer.table_act_async(table_id=table_id, action=action, expected_version=table.version,
-                                        issuer=step.issuer)
+    return await writer.table_act_async(
+        table_id=table_id, action=action, expected_version=table.version, issuer=step.issuer
+    )
 
 
 async def clock_step(table_id, kind, timeout=10.0):
@@ -276,8 +296,9 @@ async def verify(table_id, shown: list[Shown], acting, kind):
     for s in shown:
         await assert_matches_fresh(s, outcome.version)
     await assert_log_folds_to_snapshot(table_id)
-    logged = await sync_to_async(list)(TableEvent.objects.filter(
-        table_id=table_id, seq__gt=before).values_list("action__type", flat=True))
+    logged = await sync_to_async(list)(
+        TableEvent.objects.filter(table_id=table_id, seq__gt=before).values_list("action__type", flat=True)
+    )
     # A bot step is logged as the move it carried (the bot's bury, play or declaration).
     assert ({kind} if kind not in play.BOT_STEPS else set(play.BOT_MOVES)) & set(logged), logged
     covered.add(kind)
@@ -292,13 +313,15 @@ async def connect(user, table_id) -> Shown:
 
 # --- the commands ----------------------------------------------------------------------
 
+
 async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, fast_clock, no_runner):
     fast_clock.GAMES_DEAL_LEAD_IN_MS = 2500  # the start is verified before the first card
     north, east, south, west = players
     watcher = await sync_to_async(make_user)("watcher")
     moderator = await sync_to_async(make_moderator)()
-    table = await sync_to_async(make_table)(north, players=[north], pace_ms=1, window_ms=50,
-                                            turn_limit_s=1, allow_bots=True)
+    table = await sync_to_async(make_table)(
+        north, players=[north], pace_ms=1, window_ms=50, turn_limit_s=1, allow_bots=True
+    )
     tid = table.pk
     shown = [await connect(user, tid) for user in (north, east, watcher)]
     users = {0: north, 1: east, 2: south, 3: west}
@@ -330,8 +353,9 @@ async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, 
     _table, _seats, game = await loaded(tid)
     options = {seat: engine.view(game, seat)["can_declare"] for seat in range(4)}
     declarer = next(seat for seat in range(4) if options[seat])
-    await verify(tid, shown, act(tid, {"type": "declare", "cards": options[declarer][0]}, user=users[declarer]),
-                 "declare")
+    await verify(
+        tid, shown, act(tid, {"type": "declare", "cards": options[declarer][0]}, user=users[declarer]), "declare"
+    )
     await verify(tid, shown, clock_step(tid, "fix_trump"), "fix_trump")
 
     # The bury and a play by people; then a time-out makes a seat autoplayed.
@@ -361,8 +385,14 @@ async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, 
     from games.moderation import tables as moderation
 
     kicked = next(seat for seat in (2, 3) if seat != absent)
-    await verify(tid, shown, sync_to_async(moderation.seat_kick)(
-        moderator=moderator, table_id=tid, user_id=users[kicked].pk, reason="test kick"), "kick")
+    await verify(
+        tid,
+        shown,
+        sync_to_async(moderation.seat_kick)(
+            moderator=moderator, table_id=tid, user_id=users[kicked].pk, reason="test kick"
+        ),
+        "kick",
+    )
     assert (await loaded(tid))[1][kicked].bot == "basic"
 
     outcome = await sync_to_async(moderation.table_close)(moderator=moderator, table_id=tid, reason="test close")
@@ -434,4 +464,4 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
 
 def test_the_tests_above_cover_every_command_of_the_write_path():
     """A new kind of command needs a case here."""
-    assert PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK == set(commands.command_names())
+    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK

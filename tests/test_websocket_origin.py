@@ -1,4 +1,5 @@
 """config/websocket_origin.py: a socket's Origin must be this site's scheme, host and port."""
+
 from config.websocket_origin import origin_allowed
 
 

@@ -7,6 +7,7 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 - `decide_declaration(obs, level) -> cards | None` at any point of the deal;
 - levels: "random" (uniform legal play, never declares), "basic", "strong".
 """
+
 import logging
 import random
 import zlib
@@ -24,16 +25,17 @@ Action = dict[str, Any]  # an engine action: {"type", "seat", "cards"}
 
 class TableStamp(Protocol):
     """What `choose` reads of a table (games.models.Table): its id and version."""
+
     @property
     def pk(self) -> object: ...
 
     @property
     def version(self) -> object: ...
 
+
 logger = logging.getLogger(__name__)
 
-__all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration",
-           "observe"]
+__all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration", "observe"]
 
 
 def obs_rng(obs: Observation) -> random.Random:
@@ -43,15 +45,14 @@ def obs_rng(obs: Observation) -> random.Random:
 
 def random_decide(obs: Observation, rng: random.Random) -> Action:
     if obs.phase == "bury":
-        return {"type": "bury", "seat": obs.seat,
-                "cards": rng.sample(list(obs.hand), engine.KITTY_SIZE)}
-    cards = engine.sample_hand_play(hand=list(obs.hand), trick=[(s, list(c)) for s, c in obs.trick],
-                                    ctx=obs.ctx, rng=rng)
+        return {"type": "bury", "seat": obs.seat, "cards": rng.sample(list(obs.hand), engine.KITTY_SIZE)}
+    cards = engine.sample_hand_play(
+        hand=list(obs.hand), trick=[(s, list(c)) for s, c in obs.trick], ctx=obs.ctx, rng=rng
+    )
     return {"type": "play", "seat": obs.seat, "cards": cards}
 
 
-def decide(obs: Observation, level: str = "basic", rng: random.Random | None = None,
-           **options: Any) -> Action:
+def decide(obs: Observation, level: str = "basic", rng: random.Random | None = None, **options: Any) -> Action:
     """The action (bury or play) of a `level` bot seeing `obs`."""
     rng = rng or obs_rng(obs)
     if level == "random":

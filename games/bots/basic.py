@@ -7,6 +7,7 @@ void; follow by scoring a few legal candidates: the chance our team takes the tr
 times its points, minus what the cards are worth keeping (win cheaply, give points to a
 partner who is surely winning, never waste trumps on a trick that is already ours).
 """
+
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -56,10 +57,7 @@ def decide_declaration(obs: Observation) -> list[str] | None:
         assert found is not None  # can_declare lists declarations only
         strength, trump = found
         share = trump_share(mine, obs.level, trump)
-        if trump == "NT":
-            need = 0.24
-        else:
-            need = 0.50 - 0.08 * progress - (0.06 if end else 0.0)
+        need = 0.24 if trump == "NT" else 0.5 - 0.08 * progress - (0.06 if end else 0.0)
         if standing and standing[0] % 2 == obs.seat % 2:
             need += 0.15  # partner's declaration stands: override only with a far better suit
         if share >= need and (best is None or (share, strength) > best[0]):
@@ -95,7 +93,7 @@ def bury_options(obs: Observation) -> Scored:
         if len(chosen) > 8:
             continue
         rest = sorted((c for c in hand if ctx.cls[c] not in voided), key=cost.__getitem__)
-        chosen += rest[:8 - len(chosen)]
+        chosen += rest[: 8 - len(chosen)]
         out.append((sum(cost[c] for c in chosen) - 7 * len(voided), chosen))
     out.sort(key=lambda o: o[0])
     return out
@@ -145,8 +143,9 @@ def lead_options(k: Knowledge) -> Scored:
         ruff_risk = (not trump) and any(k.may_ruff(o, lc) for o in opps)
         if masters and not ruff_risk:
             throw = [c for m in masters for c in m.cards]
-            options.append((60 + 2 * len(throw) + sum(POINTS[c] for c in throw)
-                            - (15 if trump and not dealer_team else 0), throw))
+            options.append(
+                (60 + 2 * len(throw) + sum(POINTS[c] for c in throw) - (15 if trump and not dealer_team else 0), throw)
+            )
         for comp in comps:
             if comp.kind == "single":
                 continue
@@ -162,14 +161,13 @@ def lead_options(k: Knowledge) -> Scored:
             unseen_trumps = k.unseen_count(TRUMP)
             if dealer_team and n_trumps >= 6 and n_trumps >= unseen_trumps * 0.6:
                 top = max(cards, key=lambda c: ctx.pos[c])
-                options.append((35 if k.comp_is_master(split([top], ctx)[0], TRUMP) else 18,
-                                [top]))
+                options.append((35 if k.comp_is_master(split([top], ctx)[0], TRUMP) else 18, [top]))
             continue
         low = min(cards, key=lambda c: (POINTS[c] > 0, ctx.pos[c]))
         score = 10 + len(cards) * 0.5 - POINTS[low] - ctx.pos[low] * 0.3
-        if lc in k.voids[partner] and TRUMP not in k.voids[partner]:
-            if not any(k.may_ruff(o, lc) for o in opps):
-                score += 25
+        partner_ruffs = lc in k.voids[partner] and TRUMP not in k.voids[partner]
+        if partner_ruffs and not any(k.may_ruff(o, lc) for o in opps):
+            score += 25
         if ruff_risk:
             score -= 12
         options.append((score, [low]))
@@ -193,8 +191,19 @@ class TrickInfo:
     """The current trick's lead requirements and best play, computed once per decision
     with the engine's ranking of plays (RULES §5.5)."""
 
-    __slots__ = ("lead_seat", "ranking", "n", "lc", "reqs", "pairs", "throw", "best_seat", "best",
-                 "points", "count")
+    __slots__ = (
+        "best",
+        "best_seat",
+        "count",
+        "lc",
+        "lead_seat",
+        "n",
+        "pairs",
+        "points",
+        "ranking",
+        "reqs",
+        "throw",
+    )
 
     def __init__(self, trick: BotTrick, ctx: TrumpContext) -> None:
         self.lead_seat, lead = trick[0]
@@ -217,8 +226,7 @@ class TrickInfo:
         return self.best_seat, self.best
 
 
-def team_win_chance(k: Knowledge, info: TrickInfo, winner: int, best: tuple[int, int],
-                    played: int) -> float:
+def team_win_chance(k: Knowledge, info: TrickInfo, winner: int, best: tuple[int, int], played: int) -> float:
     """Rough chance that `winner`'s team keeps the trick after `played` plays."""
     lc, reqs, pairs = info.lc, info.reqs, info.pairs
     rank, value = best
@@ -229,9 +237,8 @@ def team_win_chance(k: Knowledge, info: TrickInfo, winner: int, best: tuple[int,
         if t % 2 == winner % 2:
             continue
         if wc == lc and lc != TRUMP:
-            if lc not in k.voids[t]:
-                if not info.throw and _higher_unseen(k, lc, reqs, pairs, value):
-                    risk = max(risk, 0.4)
+            if lc not in k.voids[t] and not info.throw and _higher_unseen(k, lc, reqs, pairs, value):
+                risk = max(risk, 0.4)
             if k.may_ruff(t, lc) and k.unseen_count(TRUMP) >= info.n:
                 risk = max(risk, 0.6 if lc in k.voids[t] else 0.3)
         elif wc == TRUMP and lc != TRUMP:

@@ -4,6 +4,7 @@ Every play built here is checked legal by the caller's policy through `is_legal_
 (follows) or is a lead from one suit-class (always legal to attempt, RULES §5.2); when
 there are few legal follows, the engine lists them (`legal_follows`).
 """
+
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,8 +48,9 @@ def pick_cards(pool: Iterable[str], need: int, key: Callable[[str], tuple[object
     return sorted(pool, key=key)[:need]
 
 
-def structured(pool: Iterable[str], lead: Sequence[str], ctx: TrumpContext, high: bool,
-               rich: bool = False) -> list[str]:
+def structured(
+    pool: Iterable[str], lead: Sequence[str], ctx: TrumpContext, high: bool, rich: bool = False
+) -> list[str]:
     """Cards from `pool` (one suit-class) with as much of the lead's structure as the
     pool allows: its tractors, then pairs, then singles; high or low pieces (`rich`:
     point cards first among the singles)."""
@@ -69,8 +71,7 @@ def structured(pool: Iterable[str], lead: Sequence[str], ctx: TrumpContext, high
                 counts[c] -= 2
     pairs_left = pairs_led - len(chosen) // 2
     if pairs_left > 0:
-        pp = sorted((c for c, m in counts.items() if m >= 2), key=lambda c: ctx.pos[c],
-                    reverse=high)
+        pp = sorted((c for c, m in counts.items() if m >= 2), key=lambda c: ctx.pos[c], reverse=high)
         for c in pp[:pairs_left]:
             chosen += [c, c]
             counts[c] -= 2
@@ -82,7 +83,7 @@ def structured(pool: Iterable[str], lead: Sequence[str], ctx: TrumpContext, high
         left.sort(key=lambda c: (cnt[c] >= 2, -POINTS[c], sign * ctx.pos[c]))
     else:
         left.sort(key=lambda c: (cnt[c] >= 2, POINTS[c] > 0 and not high, sign * ctx.pos[c]))
-    return chosen + left[:n - len(chosen)]
+    return chosen + left[: n - len(chosen)]
 
 
 def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
@@ -98,6 +99,7 @@ def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) 
         need = n - len(suit)
         if need == 0:
             return [suit]
+
         def low(c: str) -> tuple[bool, bool, int]:
             return ctx.cls[c] == TRUMP, POINTS[c] > 0, keep_value(c, ctx)
 
@@ -114,12 +116,15 @@ def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) 
         out = [[c] for c in dict.fromkeys(suit)]  # distinct, in hand order (not hash order)
     else:
         comps = split(lead, ctx)
-        reqs, pairs_led = requirements(comps)
+        _reqs, pairs_led = requirements(comps)
         pairs = [c for c, m in Counter(suit).items() if m >= 2]
         if pairs_led == 0 or not pairs:
             # no structure to keep to: any n suit cards are legal (RULES §5.4)
-            out = [structured(suit, lead, ctx, False), structured(suit, lead, ctx, False, True),
-                   structured(suit, lead, ctx, True)]
+            out = [
+                structured(suit, lead, ctx, False),
+                structured(suit, lead, ctx, False, True),
+                structured(suit, lead, ctx, True),
+            ]
         elif n == 2:
             out = [[c, c] for c in pairs]
         else:
@@ -133,8 +138,7 @@ def follow_options(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext) 
                     if engine.is_legal_follow(lead, hand, p, ctx, comps)[0]:
                         out.append(p)
     if not out:  # not reached in practice: a random legal follow, built by the engine
-        out = [engine.sample_hand_play(hand=list(hand), trick=[(1, list(lead))], ctx=ctx,
-                                       rng=random.Random(0))]
+        out = [engine.sample_hand_play(hand=list(hand), trick=[(1, list(lead))], ctx=ctx, rng=random.Random(0))]
     return _dedupe(out)
 
 

@@ -4,6 +4,7 @@ declared cards still held, and whether a component can still be beaten.
 `Knowledge` is built from an Observation only (no Game). The strong bot's rollouts
 build it directly with `Knowledge.make` from their own simulated state.
 """
+
 from collections import Counter
 from collections.abc import Sequence
 
@@ -18,11 +19,12 @@ ClassFacts = tuple[int, int, int, list[tuple[int, int]]]  # see Knowledge._cls
 FULL = Counter(engine.full_deck())
 
 
-def trick_voids(leader_plays: Sequence[tuple[int, Sequence[str]]], ctx: engine.TrumpContext,
-                voids: list[set[str]]) -> None:
+def trick_voids(
+    leader_plays: Sequence[tuple[int, Sequence[str]]], ctx: engine.TrumpContext, voids: list[set[str]]
+) -> None:
     """Add to `voids` (seat -> set of suit-classes) what one trick shows: a follower who
     played fewer cards of the led suit-class than were led has none left (RULES §5.4)."""
-    (lead_seat, lead), *rest = leader_plays
+    (_lead_seat, lead), *rest = leader_plays
     lc = ctx.cls[lead[0]]
     n = len(lead)
     for s, cards in rest:
@@ -31,16 +33,29 @@ def trick_voids(leader_plays: Sequence[tuple[int, Sequence[str]]], ctx: engine.T
 
 
 class Knowledge:
-    __slots__ = ("seat", "ctx", "dealer", "hand", "trick", "unseen", "voids", "known",
-                 "hand_counts", "tricks_done", "defender_points", "kitty_points", "_cls_cache")
+    __slots__ = (
+        "_cls_cache",
+        "ctx",
+        "dealer",
+        "defender_points",
+        "hand",
+        "hand_counts",
+        "kitty_points",
+        "known",
+        "seat",
+        "trick",
+        "tricks_done",
+        "unseen",
+        "voids",
+    )
 
     seat: int
     ctx: engine.TrumpContext
     dealer: int
     hand: list[str]
-    trick: BotTrick           # the current trick (a rollout sets it before each decision)
-    unseen: Counter[str]      # cards this seat has not seen anywhere yet
-    voids: list[set[str]]     # per seat, suit-classes it has shown it lacks
+    trick: BotTrick  # the current trick (a rollout sets it before each decision)
+    unseen: Counter[str]  # cards this seat has not seen anywhere yet
+    voids: list[set[str]]  # per seat, suit-classes it has shown it lacks
     known: list[Counter[str]] | None  # per seat, declared cards still held
     hand_counts: list[int] | None
     tricks_done: int
@@ -49,10 +64,21 @@ class Knowledge:
     _cls_cache: dict[str, ClassFacts]
 
     @classmethod
-    def make(cls, *, seat: int, ctx: engine.TrumpContext, dealer: int, hand: list[str],
-             trick: BotTrick, unseen: Counter[str], voids: list[set[str]],
-             known: list[Counter[str]] | None, hand_counts: list[int] | None,
-             tricks_done: int, defender_points: int) -> "Knowledge":
+    def make(
+        cls,
+        *,
+        seat: int,
+        ctx: engine.TrumpContext,
+        dealer: int,
+        hand: list[str],
+        trick: BotTrick,
+        unseen: Counter[str],
+        voids: list[set[str]],
+        known: list[Counter[str]] | None,
+        hand_counts: list[int] | None,
+        tricks_done: int,
+        defender_points: int,
+    ) -> "Knowledge":
         k = cls.__new__(cls)
         k.seat, k.ctx, k.dealer, k.hand, k.trick = seat, ctx, dealer, hand, trick
         k.unseen, k.voids, k.known, k.hand_counts = unseen, voids, known, hand_counts
@@ -81,11 +107,19 @@ class Knowledge:
         unseen = FULL - Counter(obs.hand) - played
         if obs.kitty and obs.phase == "play":
             unseen -= Counter(obs.kitty)  # the dealer's own bury (RULES §4.1)
-        return cls.make(seat=obs.seat, ctx=ctx, dealer=obs.dealer, hand=list(obs.hand),
-                        trick=[(s, list(c)) for s, c in obs.trick], unseen=unseen,
-                        voids=voids, known=declared_held(obs, by_seat),
-                        hand_counts=list(obs.hand_counts), tricks_done=len(obs.tricks),
-                        defender_points=obs.defender_points)
+        return cls.make(
+            seat=obs.seat,
+            ctx=ctx,
+            dealer=obs.dealer,
+            hand=list(obs.hand),
+            trick=[(s, list(c)) for s, c in obs.trick],
+            unseen=unseen,
+            voids=voids,
+            known=declared_held(obs, by_seat),
+            hand_counts=list(obs.hand_counts),
+            tricks_done=len(obs.tricks),
+            defender_points=obs.defender_points,
+        )
 
     # --- per suit-class facts about the unseen cards ---------------------------
     def _cls(self, lc: str) -> ClassFacts:
@@ -98,8 +132,7 @@ class Knowledge:
             for c in cards:
                 if self.unseen[c] >= 2:
                     pp[pos[c]] = pp.get(pos[c], 0) + 1
-            got = (sum(self.unseen[c] for c in cards), top, max(pp, default=-1),
-                   [r for r in runs(pp) if r[1] >= 2])
+            got = (sum(self.unseen[c] for c in cards), top, max(pp, default=-1), [r for r in runs(pp) if r[1] >= 2])
             self._cls_cache[lc] = got
         return got
 

@@ -3,6 +3,7 @@
 Declarations: after each dealt card the seat that received it may declare (its own
 checkpoint), and every seat gets one more look in the last-chance window (RULES §3.4).
 """
+
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,9 +33,13 @@ def _declare(game: engine.Game, seat: int, level: str) -> None:
         engine.apply(game, {"type": "declare", "seat": seat, "cards": list(cards)})
 
 
-def play_hand(game: engine.Game, levels: Sequence[str], rng: random.Random,
-              times: dict[str, list[float]] | None = None,
-              options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def play_hand(
+    game: engine.Game,
+    levels: Sequence[str],
+    rng: random.Random,
+    times: dict[str, list[float]] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Deal, declare, bury and play one hand; `levels[seat]` is each seat's bot level.
     Appends each bury/play decision's seconds to `times[level]`. Returns the result."""
     options = options or {}
@@ -61,8 +66,25 @@ def play_hand(game: engine.Game, levels: Sequence[str], rng: random.Random,
 
 # --- duplicate matches (botmatch) ----------------------------------------------------
 DEAL_LEVELS = engine.RANKS[:-1]  # 2..K: no hand starts at A (that would end the match)
-T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
-       10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00}
+T95 = {
+    1: 12.71,
+    2: 4.30,
+    3: 3.18,
+    4: 2.78,
+    5: 2.57,
+    6: 2.45,
+    7: 2.36,
+    8: 2.31,
+    9: 2.26,
+    10: 2.23,
+    12: 2.18,
+    15: 2.13,
+    20: 2.09,
+    25: 2.06,
+    30: 2.04,
+    40: 2.02,
+    60: 2.00,
+}
 
 
 def t95(df: int) -> float:
@@ -97,9 +119,16 @@ def signed_levels(result: Mapping[str, Any], team_a: int) -> int:
     return levels if change["team"] == team_a else -levels
 
 
-def run_duplicate(a: str, b: str, *, deals: int, seed: str, seconds: float | None = None,
-                  options: Mapping[str, Mapping[str, Any]] | None = None,
-                  on_pair: Callable[[int, list[float]], object] | None = None) -> dict[str, Any]:
+def run_duplicate(
+    a: str,
+    b: str,
+    *,
+    deals: int,
+    seed: str,
+    seconds: float | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    on_pair: Callable[[int, list[float]], object] | None = None,
+) -> dict[str, Any]:
     """Play up to `deals` deals twice (A on seats 0/2, then A on 1/3) with the same cards,
     dealer seat and level; stop starting new deals after `seconds`. Returns a dict of
     per-pair A level gains (the mean of its two hands), pair scores (1 win, ½ draw, 0
@@ -128,9 +157,16 @@ def run_duplicate(a: str, b: str, *, deals: int, seed: str, seconds: float | Non
         pair_points.append(points / 2)
         if on_pair:
             on_pair(i + 1, pair_levels)
-    return {"a": a, "b": b, "pairs": len(pair_levels), "levels": pair_levels,
-            "scores": pair_scores, "points": pair_points, "times": times,
-            "seconds": time.perf_counter() - start}
+    return {
+        "a": a,
+        "b": b,
+        "pairs": len(pair_levels),
+        "levels": pair_levels,
+        "scores": pair_scores,
+        "points": pair_points,
+        "times": times,
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def percentile(values: Sequence[float], q: float) -> float:

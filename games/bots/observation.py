@@ -9,6 +9,7 @@ sees (RULES §9 "cards played to tricks, trick winners, points won"); the view i
 shows only the last one. Nothing else of `game` is read: no other hand, no deck, no
 kitty for a non-dealer.
 """
+
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -29,15 +30,15 @@ class Observation:
     dealer: int | None
     trump: str | None
     dealt: int
-    hand: Cards            # own cards, display order
+    hand: Cards  # own cards, display order
     hand_counts: tuple[int, ...]  # cards held by seats 0..3
     standing: tuple[int, Cards, int, str] | None  # (seat, cards, strength, trump)
     declarations: tuple[tuple[int, Cards, int, str, bool], ...]  # (seat, cards, strength, trump, reinforce)
     flipped: str | None
-    kitty: Cards | None    # dealer only: picked-up kitty (bury) / own bury (play)
+    kitty: Cards | None  # dealer only: picked-up kitty (bury) / own bury (play)
     turn: int | None
     leader: int | None
-    trick: Plays           # current trick
+    trick: Plays  # current trick
     tricks: tuple[tuple[int, Plays, int, int], ...]  # finished: (leader, plays, winner, points)
     defender_points: int
     penalties: int
@@ -91,16 +92,16 @@ def observe(game: engine.Game, seat: int) -> Observation:
         hand=tuple(v["hand"]),
         hand_counts=tuple(v["hand_counts"]),
         standing=(st["seat"], tuple(st["cards"]), st["strength"], st["trump"]) if st else None,
-        declarations=tuple((d["seat"], tuple(d["cards"]), d["strength"], d["trump"],
-                            d["reinforce"]) for d in v["declarations"]),
+        declarations=tuple(
+            (d["seat"], tuple(d["cards"]), d["strength"], d["trump"], d["reinforce"]) for d in v["declarations"]
+        ),
         flipped=v["flipped"],
         kitty=tuple(v["kitty"]) if v["kitty"] is not None else None,
         turn=v["turn"],
         leader=v["leader"],
         trick=_plays(v["trick"]),
         # Public (RULES §9): all cards played to tricks and who won them.
-        tricks=tuple((t["leader"], _plays(t["plays"]), t["winner"], t["points"])
-                     for t in (game.tricks or [])),
+        tricks=tuple((t["leader"], _plays(t["plays"]), t["winner"], t["points"]) for t in (game.tricks or [])),
         defender_points=v["defender_points"],
         penalties=v["penalties"],
         can_declare=tuple(tuple(c) for c in v["can_declare"]),

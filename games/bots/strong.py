@@ -10,6 +10,7 @@ mean result, a smooth version of the level outcome (RULES §7.2), dropping candi
 that fall clearly behind and stopping at the time budget. Declarations and the bury
 are the basic bot's.
 """
+
 import random
 import time
 from collections import Counter
@@ -23,26 +24,26 @@ from .cardsense import POINTS, TRUMP, follow_options
 from .knowledge import BotTrick, Knowledge, trick_voids
 from .observation import Observation
 
-Slot = int | str            # a seat, or "kitty" for the bury
+Slot = int | str  # a seat, or "kitty" for the bury
 World = dict[Slot, list[str]]  # the cards this seat cannot see, dealt out
 Evaluate = Callable[["Rollout", list[str]], float]
 
-BUDGET = 0.6         # seconds per decision (p95 well under 1 s)
+BUDGET = 0.6  # seconds per decision (p95 well under 1 s)
 MAX_WORLDS = 400
 CANDIDATES = 5
-MIN_WORLDS = 6       # before dropping candidates
-Z_KEEP = 1.0         # how clearly a candidate must beat the basic choice
-FOLLOW_SHARE = 0.5   # share of the budget spent on a follow
+MIN_WORLDS = 6  # before dropping candidates
+Z_KEEP = 1.0  # how clearly a candidate must beat the basic choice
+FOLLOW_SHARE = 0.5  # share of the budget spent on a follow
 # Sampling priors (weights on where an unseen card lies), see sample_world.
 TRUMP_DEALER, TRUMP_DECLARER, TRUMP_BURY = 1.5, 1.3, 0.15
 NON_TRUMP_BURY, POINT_BURY = 1.0, 0.4
 
 
-def decide(obs: Observation, rng: random.Random, budget: float = BUDGET, worlds: int = MAX_WORLDS,
-           candidates: int = CANDIDATES) -> dict[str, Any]:
+def decide(
+    obs: Observation, rng: random.Random, budget: float = BUDGET, worlds: int = MAX_WORLDS, candidates: int = CANDIDATES
+) -> dict[str, Any]:
     if obs.phase == "bury":
-        return {"type": "bury", "seat": obs.seat,
-                "cards": decide_bury(obs, rng, budget, worlds, candidates)}
+        return {"type": "bury", "seat": obs.seat, "cards": decide_bury(obs, rng, budget, worlds, candidates)}
     k = Knowledge.from_observation(obs)
     k.kitty_points = basic.kitty_estimate(obs, k)
     cands = candidate_plays(k, candidates)
@@ -55,8 +56,7 @@ def decide(obs: Observation, rng: random.Random, budget: float = BUDGET, worlds:
     return {"type": "play", "seat": obs.seat, "cards": search.best()}
 
 
-def decide_bury(obs: Observation, rng: random.Random, budget: float, worlds: int,
-                candidates: int) -> list[str]:
+def decide_bury(obs: Observation, rng: random.Random, budget: float, worlds: int, candidates: int) -> list[str]:
     """The dealer's bury: the basic bot's cheapest burys, played out from the first lead."""
     cands: list[list[str]] = []
     for _, cards in basic.bury_options(obs):
@@ -208,16 +208,33 @@ class Rollout:
         # One Knowledge per seat for the whole rollout, kept up to date play by play.
         kns = []
         for s in range(4):
-            kn = Knowledge.make(seat=s, ctx=ctx, dealer=dealer, hand=hands[s], trick=[],
-                                unseen=unseen[s], voids=voids, known=None, hand_counts=None,
-                                tricks_done=0, defender_points=0)
+            kn = Knowledge.make(
+                seat=s,
+                ctx=ctx,
+                dealer=dealer,
+                hand=hands[s],
+                trick=[],
+                unseen=unseen[s],
+                voids=voids,
+                known=None,
+                hand_counts=None,
+                tricks_done=0,
+                defender_points=0,
+            )
             kn.kitty_points = kitty_points if s == dealer else None  # None: guessed
             kns.append(kn)
         trick: BotTrick = [(s, list(c)) for s, c in obs.trick]
         seat = obs.seat
-        playout = engine.Playout(ctx=ctx, dealer=dealer, hands=hands, buried=buried, trick=trick,
-                                 turn=seat, defender_points=obs.defender_points,
-                                 penalties=obs.penalties)
+        playout = engine.Playout(
+            ctx=ctx,
+            dealer=dealer,
+            hands=hands,
+            buried=buried,
+            trick=trick,
+            turn=seat,
+            defender_points=obs.defender_points,
+            penalties=obs.penalties,
+        )
         cards = first
         if cards is None:
             kns[seat].trick = trick
@@ -246,8 +263,9 @@ class Rollout:
 class Search:
     """Candidates evaluated on the same worlds; values[i][w] = result of i in world w."""
 
-    def __init__(self, obs: Observation, k: Knowledge, cands: list[list[str]], rng: random.Random,
-                 evaluate: Evaluate) -> None:
+    def __init__(
+        self, obs: Observation, k: Knowledge, cands: list[list[str]], rng: random.Random, evaluate: Evaluate
+    ) -> None:
         self.obs, self.k, self.cands, self.rng = obs, k, cands, rng
         self.evaluate = evaluate
         self.active = list(range(len(cands)))
@@ -293,7 +311,7 @@ class Search:
             d = [a - b for a, b in zip(self.values[i][-n:], self.values[best])]
             m = sum(d) / n
             sd = (sum((x - m) ** 2 for x in d) / (n - 1)) ** 0.5
-            if i == best or (m + 2.0 * sd / n ** 0.5 + 0.02 >= 0 and (i == 0 or sd > 0 or m)):
+            if i == best or (m + 2.0 * sd / n**0.5 + 0.02 >= 0 and (i == 0 or sd > 0 or m)):
                 keep.append(i)  # (a candidate that always ties the leader is dropped too)
         self.active = keep
 
@@ -309,6 +327,6 @@ class Search:
         d = [a - b for a, b in zip(self.values[best], self.values[0])]
         m = sum(d) / n
         sd = (sum((x - m) ** 2 for x in d) / max(n - 1, 1)) ** 0.5
-        if n >= MIN_WORLDS and m > Z_KEEP * sd / n ** 0.5 + 0.01:
+        if n >= MIN_WORLDS and m > Z_KEEP * sd / n**0.5 + 0.01:
             return self.cands[best]
         return self.cands[0]

@@ -2,6 +2,7 @@
 
 Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported here.
 """
+
 from .actions import ACTION_TYPES, apply, check_play
 from .advice import classify, legal_declarations, legal_follows, legal_plays, sample_hand_play, sample_play
 from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUITS, full_deck, points
@@ -17,11 +18,51 @@ from .tricks import check_throw, trick_points, trick_winner
 from .views import view, view_context
 
 __all__ = [
-    "ACTION_TYPES", "CODES", "Component", "DEALT_CARDS", "Game", "JOKERS", "KITTY_SIZE", "Playout",
-    "RANKS", "Refusal", "START_LEVELS", "SUITS", "TRUMP_CLASS", "TrumpContext", "apply", "check_declaration", "check_play", "check_throw",
-    "classify", "context", "deal_receiver", "declaration_of", "full_deck", "hand_outcome",
-    "hand_score", "is_defender", "is_legal_follow", "kitty_bonus", "lead_refusal", "kitty_multiplier",
-    "legal_declarations", "legal_follows", "legal_plays", "level_change", "penalty_delta", "points",
-    "requirements", "sample_hand_play", "sample_play", "shape_of", "sort_cards", "split", "standing_context",
-    "trick_points", "trick_winner", "view", "view_context",
+    "ACTION_TYPES",
+    "CODES",
+    "DEALT_CARDS",
+    "JOKERS",
+    "KITTY_SIZE",
+    "RANKS",
+    "START_LEVELS",
+    "SUITS",
+    "TRUMP_CLASS",
+    "Component",
+    "Game",
+    "Playout",
+    "Refusal",
+    "TrumpContext",
+    "apply",
+    "check_declaration",
+    "check_play",
+    "check_throw",
+    "classify",
+    "context",
+    "deal_receiver",
+    "declaration_of",
+    "full_deck",
+    "hand_outcome",
+    "hand_score",
+    "is_defender",
+    "is_legal_follow",
+    "kitty_bonus",
+    "kitty_multiplier",
+    "lead_refusal",
+    "legal_declarations",
+    "legal_follows",
+    "legal_plays",
+    "level_change",
+    "penalty_delta",
+    "points",
+    "requirements",
+    "sample_hand_play",
+    "sample_play",
+    "shape_of",
+    "sort_cards",
+    "split",
+    "standing_context",
+    "trick_points",
+    "trick_winner",
+    "view",
+    "view_context",
 ]

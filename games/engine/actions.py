@@ -4,6 +4,7 @@ Every handler validates the whole action first (raising Refusal with `game` unto
 and only then mutates. Handlers return events: dicts with "type"; a private event
 carries "only": seat (seen by that seat alone).
 """
+
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -18,7 +19,7 @@ from .scoring import hand_outcome, hand_score, is_defender, penalty_delta
 from .tricks import FailedThrow, check_throw, trick_winner
 
 Action = Mapping[str, Any]  # a JSON object from a client, the clock, a bot or the log
-Event = dict[str, Any]      # a JSON object for the log and the readers
+Event = dict[str, Any]  # a JSON object for the log and the readers
 
 
 def _hands(game: Game) -> list[list[str]]:
@@ -64,7 +65,7 @@ def start_hand(game: Game, action: Action) -> list[Event]:
     random.Random(seed).shuffle(deck)
     game.hand_no += 1
     if game.hand_no == 1:
-        game.dealer, game.first = None, 0          # §3.5, §3.6: first hand
+        game.dealer, game.first = None, 0  # §3.5, §3.6: first hand
     else:
         assert game.result is not None  # "scored": the last hand's result
         game.dealer = game.result["next_dealer"]  # §8.2 rotation, fixed before the deal
@@ -79,7 +80,7 @@ def start_hand(game: Game, action: Action) -> list[Event]:
     game.standing = None
     game.declarations = []
     game.flipped = None
-    game.kitty = deck[DEALT_CARDS:DEALT_CARDS + KITTY_SIZE]
+    game.kitty = deck[DEALT_CARDS : DEALT_CARDS + KITTY_SIZE]
     game.buried = None
     game.leader = None
     game.trick = []
@@ -87,24 +88,30 @@ def start_hand(game: Game, action: Action) -> list[Event]:
     game.defender_points = 0
     game.penalties = 0
     game.last_failed_throw = None
-    return [{"type": "hand_started", "hand_no": game.hand_no, "dealer": game.dealer,
-             "first": game.first, "levels": dict(game.levels), "level": game.level}]
+    return [
+        {
+            "type": "hand_started",
+            "hand_no": game.hand_no,
+            "dealer": game.dealer,
+            "first": game.first,
+            "levels": dict(game.levels),
+            "level": game.level,
+        }
+    ]
 
 
 def deal(game: Game, action: Action) -> list[Event]:
     _phase(game, "deal")
     upto = action.get("upto", game.dealt + 1)
     if type(upto) is not int or not game.dealt < upto <= DEALT_CARDS:
-        raise rule_refusal("bad_action",
-                           problem=f"upto must be between {game.dealt + 1} and {DEALT_CARDS}")
+        raise rule_refusal("bad_action", problem=f"upto must be between {game.dealt + 1} and {DEALT_CARDS}")
     events: list[Event] = []
     first, deck, hands = game.first, game.deck, _hands(game)
     assert first is not None and deck is not None
     for i in range(game.dealt, upto):
         seat = deal_receiver(first=first, index=i)
         hands[seat].append(deck[i])
-        events.append({"type": "card_dealt", "seat": seat, "card": deck[i], "n": i + 1,
-                       "only": seat})
+        events.append({"type": "card_dealt", "seat": seat, "card": deck[i], "n": i + 1, "only": seat})
     game.dealt = upto
     if upto == DEALT_CARDS:
         game.phase = "last_chance"  # §3.4: a short window, then fix_trump
@@ -130,10 +137,14 @@ def declare(game: Game, action: Action) -> list[Event]:
         events.append({"type": "declaration_overridden", "seat": owner, "cards": back})
     remove_cards(hands[seat], cards)
     areas[seat].extend(cards)
-    game.standing = {"seat": new["seat"], "cards": new["cards"], "strength": new["strength"],
-                     "trump": new["trump"]}
-    entry: Declaration = {"seat": seat, "cards": list(cards), "strength": new["strength"],
-                          "trump": new["trump"], "reinforce": new["reinforce"]}
+    game.standing = {"seat": new["seat"], "cards": new["cards"], "strength": new["strength"], "trump": new["trump"]}
+    entry: Declaration = {
+        "seat": seat,
+        "cards": list(cards),
+        "strength": new["strength"],
+        "trump": new["trump"],
+        "reinforce": new["reinforce"],
+    }
     declarations.append(entry)
     events.insert(0, dict(entry, type="declared"))
     return events
@@ -160,10 +171,8 @@ def fix_trump(game: Game, action: Action) -> list[Event]:
     hands[game.dealer].extend(kitty)  # §4.1: the dealer picks up the kitty
     game.phase = "bury"
     game.turn = game.dealer
-    events.append({"type": "trump_fixed", "trump": game.trump, "dealer": game.dealer,
-                   "level": game.level})
-    events.append({"type": "kitty_taken", "seat": game.dealer, "cards": list(kitty),
-                   "only": game.dealer})
+    events.append({"type": "trump_fixed", "trump": game.trump, "dealer": game.dealer, "level": game.level})
+    events.append({"type": "kitty_taken", "seat": game.dealer, "cards": list(kitty), "only": game.dealer})
     return events
 
 
@@ -182,8 +191,10 @@ def bury(game: Game, action: Action) -> list[Event]:
     game.phase = "play"
     game.turn = game.leader = game.dealer  # §5.2: the dealer leads the first trick
     game.trick = []
-    return [{"type": "buried", "seat": seat, "cards": list(cards), "only": seat},
-            {"type": "play_started", "leader": game.leader}]
+    return [
+        {"type": "buried", "seat": seat, "cards": list(cards), "only": seat},
+        {"type": "play_started", "leader": game.leader},
+    ]
 
 
 # --- play ---------------------------------------------------------------------
@@ -219,10 +230,15 @@ def play(game: Game, action: Action) -> list[Event]:
         # §5.3: a failed throw leads only the forced component and costs a penalty.
         delta = penalty_delta(seat=seat, dealer=_dealer(game), penalty=failed["penalty"])
         game.penalties += delta
-        game.last_failed_throw = {"seat": seat, "attempted": list(cards),
-                                  "forced": failed["forced"], "beatable": failed["beatable"],
-                                  "penalty": failed["penalty"], "defenders_delta": delta,
-                                  "trick_no": len(tricks) + 1}
+        game.last_failed_throw = {
+            "seat": seat,
+            "attempted": list(cards),
+            "forced": failed["forced"],
+            "beatable": failed["beatable"],
+            "penalty": failed["penalty"],
+            "defenders_delta": delta,
+            "trick_no": len(tricks) + 1,
+        }
         events.append(dict(game.last_failed_throw, type="throw_failed"))
         cards = failed["forced"]
     remove_cards(_hands(game)[seat], cards)
@@ -242,8 +258,7 @@ def _finish_trick(game: Game, trick: list[Play], tricks: list[TrickRecord]) -> l
         game.defender_points += pts  # §5.6: points count for the winner's team
     assert game.leader is not None
     tricks.append({"leader": game.leader, "plays": trick, "winner": winner, "points": pts})
-    events: list[Event] = [{"type": "trick_won", "seat": winner, "points": pts,
-                            "trick_no": len(tricks)}]
+    events: list[Event] = [{"type": "trick_won", "seat": winner, "points": pts, "trick_no": len(tricks)}]
     game.trick = []
     game.leader = game.turn = winner
     if not any(_hands(game)):
@@ -256,21 +271,37 @@ def _finish_hand(game: Game, last: TrickRecord) -> list[Event]:
     ctx = context(game.level, game.trump)
     dealer, buried, kitty, declarations = _dealer(game), game.buried, game.kitty, game.declarations
     assert buried is not None and kitty is not None and declarations is not None
-    score, mult, bonus = hand_score(last_plays=last["plays"], last_winner=last["winner"],
-                                    buried=buried, dealer=dealer,
-                                    trick_points=game.defender_points,
-                                    penalties=game.penalties, ctx=ctx)
+    score, mult, bonus = hand_score(
+        last_plays=last["plays"],
+        last_winner=last["winner"],
+        buried=buried,
+        dealer=dealer,
+        trick_points=game.defender_points,
+        penalties=game.penalties,
+        ctx=ctx,
+    )
     outcome = hand_outcome(dealer, game.levels, score)
     result = {
-        "hand_no": game.hand_no, "dealer": dealer, "dealer_team": dealer % 2,
-        "level": game.level, "trump": game.trump, "flipped": game.flipped,
+        "hand_no": game.hand_no,
+        "dealer": dealer,
+        "dealer_team": dealer % 2,
+        "level": game.level,
+        "trump": game.trump,
+        "flipped": game.flipped,
         "declarations": [dict(d) for d in declarations],
-        "kitty": list(kitty), "buried": list(buried),
-        "trick_points": game.defender_points, "kitty_points": points(buried),
-        "kitty_multiplier": mult, "kitty_bonus": bonus, "penalties": game.penalties,
-        "defenders_score": score, "levels_before": dict(game.levels),
-        "levels_after": outcome["levels"], "level_change": outcome["level_change"],
-        "next_dealer": outcome["next_dealer"], "winner": outcome["winner"],
+        "kitty": list(kitty),
+        "buried": list(buried),
+        "trick_points": game.defender_points,
+        "kitty_points": points(buried),
+        "kitty_multiplier": mult,
+        "kitty_bonus": bonus,
+        "penalties": game.penalties,
+        "defenders_score": score,
+        "levels_before": dict(game.levels),
+        "levels_after": outcome["levels"],
+        "level_change": outcome["level_change"],
+        "next_dealer": outcome["next_dealer"],
+        "winner": outcome["winner"],
     }
     game.result = result
     game.history.append(result)

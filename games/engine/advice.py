@@ -5,6 +5,7 @@ classify never says whether a throw would fail: that depends on hidden hands.
 legal_plays enumerates follows completely up to `limit` plays; for leads it lists every
 single, pair and tractor and at most THROW_CAP throws (documented in docs/engine.md).
 """
+
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -31,8 +32,15 @@ def classify(game: Game, seat: int | None, cards: list[str]) -> dict[str, Any]:
     """Describe `seat`'s current selection: shape, and whether it may be played now."""
     ctx = game.ctx
     shape = shape_of(cards, ctx) if cards else {"shape": "empty"}
-    out: dict[str, Any] = {"shape": shape["shape"], "length": shape.get("length"), "legal": False,
-           "code": None, "reason": None, "reason_template": None, "params": {}}
+    out: dict[str, Any] = {
+        "shape": shape["shape"],
+        "length": shape.get("length"),
+        "legal": False,
+        "code": None,
+        "reason": None,
+        "reason_template": None,
+        "params": {},
+    }
 
     def refuse(err: Refusal) -> dict[str, Any]:
         # The template and params let the web layer translate the reason.
@@ -134,8 +142,9 @@ def _multisets(counts: Mapping[str, int], k: int) -> Iterator[list[str]]:
     return rec(0, k)
 
 
-def legal_follows(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext, *,
-                  limit: int = FOLLOW_LIMIT, cap: int | None = None) -> list[list[str]] | None:
+def legal_follows(
+    lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext, *, limit: int = FOLLOW_LIMIT, cap: int | None = None
+) -> list[list[str]] | None:
     """The distinct legal follows to `lead` from `hand` (RULES §5.4), at most `limit`.
 
     Short in the led suit-class: all of it plus any other cards; else every choice of
@@ -199,12 +208,10 @@ def sample_play(game: Game, seat: int, rng: random.Random) -> list[str]:
 
     Leads: usually a random single, pair or tractor; sometimes a random throw attempt."""
     assert game.hands is not None, "no hand has started"
-    return sample_hand_play(hand=game.hands[seat], trick=game.trick or [], ctx=_play_ctx(game),
-                            rng=rng)
+    return sample_hand_play(hand=game.hands[seat], trick=game.trick or [], ctx=_play_ctx(game), rng=rng)
 
 
-def sample_hand_play(*, hand: Sequence[str], trick: Sequence[Play], ctx: TrumpContext,
-                     rng: random.Random) -> list[str]:
+def sample_hand_play(*, hand: Sequence[str], trick: Sequence[Play], ctx: TrumpContext, rng: random.Random) -> list[str]:
     """A random legal play from `hand` to `trick` (a lead when it is empty), as
     sample_play: for a caller that holds one hand and no Game (a bot)."""
     if not trick:
@@ -231,8 +238,7 @@ def _sample_lead(hand: Sequence[str], ctx: TrumpContext, rng: random.Random) -> 
     return [rng.choice(cards)]
 
 
-def _sample_follow(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext,
-                   rng: random.Random) -> list[str]:
+def _sample_follow(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext, rng: random.Random) -> list[str]:
     n = len(lead)
     lc = ctx.cls[lead[0]]
     suit = [c for c in hand if ctx.cls[c] == lc]
@@ -260,7 +266,7 @@ def _sample_follow(lead: Sequence[str], hand: Sequence[str], ctx: TrumpContext,
     # §5.4: pairs up to the lead's count (tractor pairs included), then anything.
     pair_left = [c for c, k in pool.items() if k >= 2]
     rng.shuffle(pair_left)
-    for c in pair_left[:max(0, pairs_led - len(chosen) // 2)]:
+    for c in pair_left[: max(0, pairs_led - len(chosen) // 2)]:
         chosen += [c, c]
         pool[c] -= 2
     left = list(pool.elements())

@@ -3,6 +3,7 @@
 A card is a string: suit letter + rank (`S10`, `HQ`, `D2`) or a joker (`SJK`, `BJK`).
 Two copies of every code exist; hands are lists (multisets) of codes.
 """
+
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -19,7 +20,7 @@ JOKERS = ("SJK", "BJK")
 TRUMPS = SUITS + ("NT",)
 
 DEALT_CARDS = 100  # RULES §1.3: 25 cards to each of the 4 seats ...
-KITTY_SIZE = 8     # ... and 8 stay face down as the kitty, which the dealer buries again (§4.1)
+KITTY_SIZE = 8  # ... and 8 stay face down as the kitty, which the dealer buries again (§4.1)
 
 CODES = tuple(s + r for s in SUITS for r in RANKS) + JOKERS
 VALID = frozenset(CODES)

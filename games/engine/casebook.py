@@ -3,6 +3,7 @@
 Used by `manage.py rulecheck` and the tests. Every kind goes through the code the
 game uses; `lead` and `declare` cases even run through `apply` on a real Game.
 """
+
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -28,8 +29,7 @@ def table(level: str, trump: str | None, dealer: int | None, hand_no: int = 2) -
     g.hand_no = hand_no
     g.dealer = dealer
     g.trump = trump
-    g.levels = {"0": level, "1": level} if dealer is None else {
-        str(dealer % 2): level, str(1 - dealer % 2): "2"}
+    g.levels = {"0": level, "1": level} if dealer is None else {str(dealer % 2): level, str(1 - dealer % 2): "2"}
     g.hands = [[], [], [], []]
     g.areas = [[], [], [], []]
     g.declarations = []
@@ -63,8 +63,7 @@ def _lead(case: Case) -> object:
 
 
 def _follow(case: Case) -> object:
-    ok, _ = is_legal_follow(case["lead"], case["hand"], case["play"],
-                            context(case["level"], case["trump"]))
+    ok, _ = is_legal_follow(case["lead"], case["hand"], case["play"], context(case["level"], case["trump"]))
     return {"legal": ok}
 
 
@@ -76,8 +75,7 @@ def _trick(case: Case) -> object:
 
 def _kitty(case: Case) -> object:
     ctx = context(case["level"], case["trump"])
-    return {"bonus": kitty_bonus(case["last_lead"], case["kitty"], ctx,
-                                 case["winner_team"] == "defenders")}
+    return {"bonus": kitty_bonus(case["last_lead"], case["kitty"], ctx, case["winner_team"] == "defenders")}
 
 
 def _result(case: Case) -> object:
@@ -106,8 +104,16 @@ def _declare(case: Case) -> object:
     return {"accepted": accepted, "trump": g.trump, "dealer": g.dealer}
 
 
-KINDS: dict[str, Callable[[Case], object]] = {"order": _order, "shape": _shape, "lead": _lead, "follow": _follow, "trick": _trick,
-         "kitty": _kitty, "result": _result, "declare": _declare}
+KINDS: dict[str, Callable[[Case], object]] = {
+    "order": _order,
+    "shape": _shape,
+    "lead": _lead,
+    "follow": _follow,
+    "trick": _trick,
+    "kitty": _kitty,
+    "result": _result,
+    "declare": _declare,
+}
 
 
 def _normalise(kind: str, value: object, case: Case) -> object:
@@ -157,8 +163,9 @@ def run_paths(paths: Iterable[str | Path]) -> tuple[int, list[tuple[str, object,
             failures.append((str(f), "a JSON list of cases", f"error: {exc}"))
             continue
         for case in cases:
-            ok, expected, got = run_case(case) if isinstance(case, dict) else (
-                False, None, "error: a case is a JSON object")
+            ok, expected, got = (
+                run_case(case) if isinstance(case, dict) else (False, None, "error: a case is a JSON object")
+            )
             if ok:
                 passed += 1
             else:
@@ -171,7 +178,8 @@ def report(paths: Iterable[str | Path], write: Callable[[str], object]) -> int:
     """Run and print like the README says; returns the number of failed cases."""
     passed, failures = run_paths(paths)
     for cid, expected, got in failures:
-        write(f"FAIL {cid}: expected {json.dumps(expected, ensure_ascii=False)} "
-              f"got {json.dumps(got, ensure_ascii=False)}")
+        write(
+            f"FAIL {cid}: expected {json.dumps(expected, ensure_ascii=False)} got {json.dumps(got, ensure_ascii=False)}"
+        )
     write(f"rulecheck: {passed} passed, {len(failures)} failed")
     return len(failures)

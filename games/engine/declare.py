@@ -4,6 +4,7 @@ A declaration is a dict {"seat", "cards", "strength", "trump", "reinforce"}; the
 standing one is the last accepted. Strengths (§3.1): 1 one level card of suit X,
 2 two identical level cards, 3 two small jokers (no-trump), 4 two big jokers (no-trump).
 """
+
 from collections import Counter
 from collections.abc import Sequence
 from typing import TypedDict
@@ -14,6 +15,7 @@ from .errors import rule_refusal
 
 class Standing(TypedDict):
     """The standing declaration (RULES §3.3), as a Game stores it."""
+
     seat: int
     cards: list[str]
     strength: int
@@ -22,6 +24,7 @@ class Standing(TypedDict):
 
 class Declaration(Standing):
     """One accepted declaration; `reinforce`: a self-reinforce (§3.2)."""
+
     reinforce: bool
 
 
@@ -45,12 +48,18 @@ def declaration_of(cards: Sequence[str], level: str) -> tuple[int, str] | None:
 
 def is_reinforcement(seat: int, cards: Sequence[str], standing: Standing | None) -> bool:
     """Self-reinforce (§3.2): the seat whose single still stands adds the identical card."""
-    return (standing is not None and standing["seat"] == seat and standing["strength"] == 1
-            and len(cards) == 1 and cards[0] == standing["cards"][0])
+    return (
+        standing is not None
+        and standing["seat"] == seat
+        and standing["strength"] == 1
+        and len(cards) == 1
+        and cards[0] == standing["cards"][0]
+    )
 
 
-def check_declaration(seat: int, cards: Sequence[str], hand: Sequence[str],
-                      standing: Standing | None, level: str) -> Declaration:
+def check_declaration(
+    seat: int, cards: Sequence[str], hand: Sequence[str], standing: Standing | None, level: str
+) -> Declaration:
     """Validate a declaration; returns the new standing declaration or raises Refusal.
 
     `hand` is the seat's hand (declared cards already sit outside it, in the area)."""
@@ -58,8 +67,7 @@ def check_declaration(seat: int, cards: Sequence[str], hand: Sequence[str],
         raise rule_refusal("cards_not_in_hand")
     if standing is not None and is_reinforcement(seat, cards, standing):
         c = cards[0]
-        return {"seat": seat, "cards": [c, c], "strength": 2, "trump": standing["trump"],
-                "reinforce": True}
+        return {"seat": seat, "cards": [c, c], "strength": 2, "trump": standing["trump"], "reinforce": True}
     found = declaration_of(cards, level)
     if found is None:
         raise rule_refusal("not_a_declaration")
@@ -68,19 +76,16 @@ def check_declaration(seat: int, cards: Sequence[str], hand: Sequence[str],
     if strength <= current:
         # Equal strength never overrides; only the declarer may reinforce (§3.2).
         raise rule_refusal("declaration_too_weak", standing=current)
-    return {"seat": seat, "cards": list(cards), "strength": strength, "trump": trump,
-            "reinforce": False}
+    return {"seat": seat, "cards": list(cards), "strength": strength, "trump": trump, "reinforce": False}
 
 
-def legal_declarations(seat: int, hand: Sequence[str], standing: Standing | None,
-                       level: str) -> list[list[str]]:
+def legal_declarations(seat: int, hand: Sequence[str], standing: Standing | None, level: str) -> list[list[str]]:
     """Every card list `seat` could declare now (a reinforcement is the single added card)."""
     current = standing["strength"] if standing else 0
     counts = Counter(hand)
     out = []
-    if standing and standing["seat"] == seat and standing["strength"] == 1:
-        if counts[standing["cards"][0]]:
-            out.append([standing["cards"][0]])
+    if standing and standing["seat"] == seat and standing["strength"] == 1 and counts[standing["cards"][0]]:
+        out.append([standing["cards"][0]])
     for s in SUITS:
         c = s + level
         if counts[c] >= 1 and current < 1:

@@ -17,23 +17,21 @@ TEMPLATES = {
     "cards_not_in_hand": gettext_noop("You do not hold all of these cards"),
     "wrong_card_count": gettext_noop("Play exactly {count} card(s), as many as were led (RULES §5.4)"),
     "empty_play": gettext_noop("Choose at least one card to play (RULES §5.2)"),
-    "mixed_lead": gettext_noop(
-        "A lead must come from one suit-class: all trumps or one non-trump suit (RULES §5.2)"),
+    "mixed_lead": gettext_noop("A lead must come from one suit-class: all trumps or one non-trump suit (RULES §5.2)"),
     "must_follow_suit": gettext_noop("You still hold {suit} cards: you must follow {suit} (RULES §5.4)"),
     "must_follow_trump": gettext_noop("You still hold trumps: you must follow with trumps (RULES §5.4)"),
-    "must_play_all_suit": gettext_noop(
-        "You must play all your {suit} cards before other cards (RULES §5.4)"),
-    "must_play_all_trump": gettext_noop(
-        "You must play all your trumps before other cards (RULES §5.4)"),
-    "must_play_pairs": gettext_noop(
-        "You hold pairs in the led suit: play {count} pair(s) of it (RULES §5.4)"),
+    "must_play_all_suit": gettext_noop("You must play all your {suit} cards before other cards (RULES §5.4)"),
+    "must_play_all_trump": gettext_noop("You must play all your trumps before other cards (RULES §5.4)"),
+    "must_play_pairs": gettext_noop("You hold pairs in the led suit: play {count} pair(s) of it (RULES §5.4)"),
     "must_play_tractor": gettext_noop(
-        "You hold a tractor in the led suit: play a tractor of {length} pairs (RULES §5.4)"),
+        "You hold a tractor in the led suit: play a tractor of {length} pairs (RULES §5.4)"
+    ),
     "declaration_too_weak": gettext_noop(
-        "A declaration must be stronger than the standing one (strength {standing}) (RULES §3.2)"),
+        "A declaration must be stronger than the standing one (strength {standing}) (RULES §3.2)"
+    ),
     "not_a_declaration": gettext_noop(
-        "Declare with one level card, two identical level cards, two small jokers "
-        "or two big jokers (RULES §3.1)"),
+        "Declare with one level card, two identical level cards, two small jokers or two big jokers (RULES §3.1)"
+    ),
     "not_dealer": gettext_noop("Only the dealer buries the kitty (RULES §4.1)"),
     "bury_needs_8": gettext_noop("Bury exactly 8 cards (RULES §4.1)"),
     "unknown_action": gettext_noop("Unknown action {type}"),
@@ -64,8 +62,7 @@ class Refusal(Exception):
         super().__init__(self.message)
 
     def to_json(self) -> dict[str, object]:
-        return {"code": self.code, "template": self.template, "params": dict(self.params),
-                "message": self.message}
+        return {"code": self.code, "template": self.template, "params": dict(self.params), "message": self.message}
 
     def __repr__(self) -> str:
         return f"Refusal({self.code!r}, {self.message!r})"

@@ -6,6 +6,7 @@ the lead's tractors first (longest first), then its pairs (pairs in tractors cou
 That is a lexicographic profile (tractor requirements met, pairs up to the lead's
 count); a play is legal when its profile equals the best one the hand can reach.
 """
+
 from collections.abc import Sequence
 
 from .cards import SUIT_SYMBOLS, holds
@@ -32,12 +33,16 @@ def suit_error(lead_class: str, all_of_it: bool) -> Refusal:
     """The must-follow error naming the led suit-class (no hidden information)."""
     if lead_class == TRUMP_CLASS:
         return rule_refusal("must_play_all_trump" if all_of_it else "must_follow_trump")
-    return rule_refusal("must_play_all_suit" if all_of_it else "must_follow_suit",
-                     suit=SUIT_SYMBOLS[lead_class])
+    return rule_refusal("must_play_all_suit" if all_of_it else "must_follow_suit", suit=SUIT_SYMBOLS[lead_class])
 
 
-def structure_error(lead: Sequence[str], hand: Sequence[str], play: Sequence[str],
-                    ctx: TrumpContext, lead_comps: Sequence[Component] | None = None) -> Refusal | None:
+def structure_error(
+    lead: Sequence[str],
+    hand: Sequence[str],
+    play: Sequence[str],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Component] | None = None,
+) -> Refusal | None:
     """Refusal when `play` (all in the led suit-class) shows less structure than the
     hand could, else None. `hand` and `play` hold only led-suit cards here."""
     reqs, pairs_led = requirements(lead_comps if lead_comps is not None else split(lead, ctx))
@@ -59,9 +64,13 @@ def structure_error(lead: Sequence[str], hand: Sequence[str], play: Sequence[str
     return None
 
 
-def is_legal_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str],
-                    ctx: TrumpContext,
-                    lead_comps: Sequence[Component] | None = None) -> tuple[bool, Refusal | None]:
+def is_legal_follow(
+    lead: Sequence[str],
+    hand: Sequence[str],
+    play: Sequence[str],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Component] | None = None,
+) -> tuple[bool, Refusal | None]:
     """(True, None) if `play` is a legal follow to `lead` from `hand`, else (False, Refusal).
 
     `hand` is the follower's whole hand (including `play`)."""

@@ -3,6 +3,7 @@
 Plain data only, so to_json/from_json are lossless and cheap. The rules that change it
 live in actions.py (apply); what a seat may see lives in views.py.
 """
+
 import pickle
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -19,25 +20,24 @@ PHASES = ("ready", "deal", "last_chance", "bury", "play", "scored", "finished")
 
 # Fields of the current hand, reset by start_hand; with their empty values.
 _HAND_FIELDS: dict[str, object] = {
-    "deck": None,          # the 108 shuffled cards (server-internal)
-    "first": None,         # seat receiving the first card (§3.6)
-    "hands": None,         # [[cards] x 4]
-    "areas": None,         # declaration areas [[cards] x 4] (§3.3)
-    "standing": None,      # standing declaration dict or None
+    "deck": None,  # the 108 shuffled cards (server-internal)
+    "first": None,  # seat receiving the first card (§3.6)
+    "hands": None,  # [[cards] x 4]
+    "areas": None,  # declaration areas [[cards] x 4] (§3.3)
+    "standing": None,  # standing declaration dict or None
     "declarations": None,  # accepted declarations in order
-    "flipped": None,       # the flipped 4th kitty card (§3.4)
-    "kitty": None,         # the original 8 kitty cards in deck order
-    "buried": None,        # the 8 cards the dealer buried (§4)
-    "leader": None,        # seat leading the current trick
-    "trick": None,         # current trick: [[seat, cards], ...]
-    "tricks": None,        # finished tricks: {"leader", "plays", "winner", "points"}
+    "flipped": None,  # the flipped 4th kitty card (§3.4)
+    "kitty": None,  # the original 8 kitty cards in deck order
+    "buried": None,  # the 8 cards the dealer buried (§4)
+    "leader": None,  # seat leading the current trick
+    "trick": None,  # current trick: [[seat, cards], ...]
+    "tricks": None,  # finished tricks: {"leader", "plays", "winner", "points"}
     "defender_points": 0,  # points the defenders won in tricks
-    "penalties": 0,        # signed throw penalties, as a delta to the defenders (§5.3)
+    "penalties": 0,  # signed throw penalties, as a delta to the defenders (§5.3)
     "last_failed_throw": None,
 }
 
-_MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result",
-                 "winner", "history")
+_MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result", "winner", "history")
 
 
 def deal_receiver(*, first: int, index: int) -> int:
@@ -48,6 +48,7 @@ def deal_receiver(*, first: int, index: int) -> int:
 
 class TrickRecord(TypedDict):
     """A finished trick as a Game keeps it."""
+
     leader: int
     plays: list[Play]
     winner: int
@@ -60,7 +61,7 @@ class Game:
     phase: str
     hand_no: int
     dealer: int | None
-    levels: dict[str, str]       # team ("0"/"1") -> level rank
+    levels: dict[str, str]  # team ("0"/"1") -> level rank
     trump: str | None
     turn: int | None
     dealt: int
@@ -133,7 +134,7 @@ class Game:
 
     def undealt(self) -> list[str]:
         """Cards not dealt yet, the kitty included (server-internal)."""
-        return list(self.deck[self.dealt:]) if self.deck else []
+        return list(self.deck[self.dealt :]) if self.deck else []
 
     # --- serialisation -------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -156,8 +157,7 @@ class Game:
         return Game.from_json(self.to_json())
 
     def __repr__(self) -> str:
-        return (f"<Game hand {self.hand_no} {self.phase} dealer={self.dealer} "
-                f"trump={self.trump} levels={self.levels}>")
+        return f"<Game hand {self.hand_no} {self.phase} dealer={self.dealer} trump={self.trump} levels={self.levels}>"
 
 
 def _clone(data: dict[str, Any]) -> dict[str, Any]:

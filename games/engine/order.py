@@ -5,8 +5,9 @@ outranks a lower one, equal-ranked cards share a position (§2.3: other-suit lev
 cards, other-suit 2s) and consecutive positions are what tractors need (§5.1).
 Contexts are immutable and cached per (level, trump), so the tables are built once.
 """
+
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .cards import CODES, JOKERS, RANKS, SUITS
@@ -19,12 +20,12 @@ class TrumpContext:
     """Per-hand ordering tables. `trump` is a suit letter, "NT", or None (not fixed yet:
     ordered like no-trump, which only matters for display during the deal)."""
 
-    __slots__ = ("level", "trump", "cls", "pos", "key")
+    __slots__ = ("cls", "key", "level", "pos", "trump")
 
     level: str
     trump: str | None
-    cls: dict[str, str]                  # card -> suit-class (a suit letter or TRUMP_CLASS)
-    pos: dict[str, int]                  # card -> position inside its suit-class
+    cls: dict[str, str]  # card -> suit-class (a suit letter or TRUMP_CLASS)
+    pos: dict[str, int]  # card -> position inside its suit-class
     key: dict[str, tuple[int, int, int]]  # card -> display sort key (§2.6)
 
     def __init__(self, level: str, trump: str | None) -> None:
@@ -62,10 +63,7 @@ class TrumpContext:
         self.pos = pos
         # RULES §2.6: trumps first high to low (equal ranks in suit order ♠♥♦♣),
         # then the non-trump suits ♠ ♥ ♦ ♣, each high to low.
-        self.key = {
-            c: (_CLASS_ORDER[cls[c]], -pos[c], 0 if c in JOKERS else SUITS.index(c[0]))
-            for c in CODES
-        }
+        self.key = {c: (_CLASS_ORDER[cls[c]], -pos[c], 0 if c in JOKERS else SUITS.index(c[0])) for c in CODES}
 
     def suit_class(self, card: str) -> str:
         return self.cls[card]
@@ -89,7 +87,7 @@ class TrumpContext:
         return f"TrumpContext({self.level!r}, {self.trump!r})"
 
 
-@lru_cache(maxsize=None)
+@cache
 def context(level: str, trump: str | None) -> TrumpContext:
     """The shared, cached TrumpContext for a level rank and trump."""
     return TrumpContext(level, trump)
@@ -100,8 +98,7 @@ def sort_cards(cards: Iterable[str], level: str, trump: str | None) -> list[str]
     return context(level, trump).sort(cards)
 
 
-def standing_context(*, level: str, trump: str | None,
-                     standing: Mapping[str, Any] | None) -> TrumpContext:
+def standing_context(*, level: str, trump: str | None, standing: Mapping[str, Any] | None) -> TrumpContext:
     """The hand's TrumpContext; before trump is fixed, the standing declaration's trump
     (RULES §3.3: the hand is sorted and marked as if it stood; display only)."""
     if trump is None and standing:

@@ -1,4 +1,5 @@
 """Kitty bonus (RULES §6), level changes (§7.2), next dealer and match end (§8)."""
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,8 +16,7 @@ def kitty_multiplier(last_lead: Sequence[str], ctx: TrumpContext) -> int:
     return min(1 << k, MAX_KITTY_MULTIPLIER)  # 2**k
 
 
-def kitty_bonus(last_lead: Sequence[str], kitty: Sequence[str], ctx: TrumpContext,
-                defenders_won: bool = True) -> int:
+def kitty_bonus(last_lead: Sequence[str], kitty: Sequence[str], ctx: TrumpContext, defenders_won: bool = True) -> int:
     """Points the buried kitty adds to the defenders (0 if the dealer team won, §6.2)."""
     if not defenders_won:
         return 0
@@ -34,8 +34,16 @@ def penalty_delta(*, seat: int, dealer: int, penalty: int) -> int:
     return penalty if seat % 2 == dealer % 2 else -penalty
 
 
-def hand_score(*, last_plays: Sequence[Play], last_winner: int, buried: Sequence[str], dealer: int, trick_points: int,
-               penalties: int, ctx: TrumpContext) -> tuple[int, int, int]:
+def hand_score(
+    *,
+    last_plays: Sequence[Play],
+    last_winner: int,
+    buried: Sequence[str],
+    dealer: int,
+    trick_points: int,
+    penalties: int,
+    ctx: TrumpContext,
+) -> tuple[int, int, int]:
     """(defenders' score, kitty multiplier, kitty bonus) at the end of a hand: trick points,
     the kitty bonus when the defenders took the last trick (§6), and penalties (§7.1)."""
     last_lead = last_plays[0][1]
@@ -79,5 +87,9 @@ def hand_outcome(dealer: int, levels: Mapping[str, str], defenders_score: int) -
         next_dealer = (dealer + 2) % 4  # the dealer's partner (§8.2)
     else:
         next_dealer = (dealer + 1) % 4  # the player after the dealer (§8.2)
-    return {"levels": after, "next_dealer": next_dealer, "winner": winner,
-            "level_change": {"team": team, "levels": gained}}
+    return {
+        "levels": after,
+        "next_dealer": next_dealer,
+        "winner": winner,
+        "level_change": {"team": team, "levels": gained},
+    }

@@ -4,6 +4,7 @@ A tractor is n >= 2 pairs on consecutive positions of the TrumpContext; position
 hold several equal cards (other-suit level cards, other-suit 2s) count once, so two
 pairs on one position never form a tractor together (§5.1).
 """
+
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,7 +20,7 @@ class Component:
 
     `top` is the position of its highest card (a component ranks by it, §5.3)."""
 
-    __slots__ = ("kind", "pairs", "top", "cards")
+    __slots__ = ("cards", "kind", "pairs", "top")
 
     def __init__(self, kind: str, pairs: int, top: int, cards: list[str]) -> None:
         self.kind, self.pairs, self.top, self.cards = kind, pairs, top, cards
@@ -133,8 +134,9 @@ def requirements(comps: Iterable[Component]) -> tuple[list[int], int]:
     return tractors, pairs
 
 
-def fit_tractors(counts: Mapping[int, int], reqs: Sequence[int],
-                 rng: random.Random | None = None) -> tuple[tuple[bool, ...], list[tuple[int, int]]]:
+def fit_tractors(
+    counts: Mapping[int, int], reqs: Sequence[int], rng: random.Random | None = None
+) -> tuple[tuple[bool, ...], list[tuple[int, int]]]:
     """Best way to carve disjoint tractors of lengths `reqs` (in order) out of pairs.
 
     `counts` is {position: pairs on it}. Returns (satisfied, placements): `satisfied`
@@ -160,8 +162,7 @@ def fit_tractors(counts: Mapping[int, int], reqs: Sequence[int],
         if key in memo:
             return memo[key]
         n = reqs[i]
-        starts = [top for top in positions
-                  if all(top - k in index and state[index[top - k]] for k in range(n))]
+        starts = [top for top in positions if all(top - k in index and state[index[top - k]] for k in range(n))]
         if rng is not None:
             rng.shuffle(starts)
         else:

@@ -6,6 +6,7 @@ defenders (§5.6) and the end-of-hand score (§6, §7.1) — but for plays the c
 to be legal: no validation, no events, no Game. That is what a rollout needs thousands
 of times a decision; a live table always goes through `apply`.
 """
+
 from collections.abc import Sequence
 
 from .cards import points
@@ -19,12 +20,20 @@ class Playout:
     `trick` are the caller's lists and change in place as cards are played; a finished
     trick's list is left as it is (four plays) and a new list starts the next one."""
 
-    __slots__ = ("buried", "ctx", "dealer", "defender_points", "hands", "penalties", "score",
-                 "trick", "turn")
+    __slots__ = ("buried", "ctx", "dealer", "defender_points", "hands", "penalties", "score", "trick", "turn")
 
-    def __init__(self, *, ctx: TrumpContext, dealer: int, hands: list[list[str]],
-                 buried: Sequence[str], trick: list[tuple[int, list[str]]], turn: int,
-                 defender_points: int = 0, penalties: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        ctx: TrumpContext,
+        dealer: int,
+        hands: list[list[str]],
+        buried: Sequence[str],
+        trick: list[tuple[int, list[str]]],
+        turn: int,
+        defender_points: int = 0,
+        penalties: int = 0,
+    ) -> None:
         self.ctx, self.dealer, self.hands, self.buried = ctx, dealer, hands, buried
         self.trick, self.turn = trick, turn
         self.defender_points, self.penalties = defender_points, penalties
@@ -38,8 +47,7 @@ class Playout:
         if not trick and len(played) > 1:
             failed = check_throw(played, seat, hands, self.ctx)
             if failed is not None:
-                self.penalties += penalty_delta(seat=seat, dealer=self.dealer,
-                                                penalty=failed["penalty"])
+                self.penalties += penalty_delta(seat=seat, dealer=self.dealer, penalty=failed["penalty"])
                 played = failed["forced"]
         hand = hands[seat]
         for c in played:
@@ -53,9 +61,15 @@ class Playout:
             self.defender_points += sum(points(cs) for _, cs in trick)
         self.turn = winner
         if not any(hands):
-            self.score = hand_score(last_plays=trick, last_winner=winner, buried=self.buried,
-                                    dealer=self.dealer, trick_points=self.defender_points,
-                                    penalties=self.penalties, ctx=self.ctx)[0]
+            self.score = hand_score(
+                last_plays=trick,
+                last_winner=winner,
+                buried=self.buried,
+                dealer=self.dealer,
+                trick_points=self.defender_points,
+                penalties=self.penalties,
+                ctx=self.ctx,
+            )[0]
         else:
             self.trick = []
         return played

@@ -1,4 +1,5 @@
 """Throw check (RULES §5.3) and trick winner (RULES §5.5)."""
+
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
@@ -10,6 +11,7 @@ from .shapes import PAIR, SINGLE, TRACTOR, fit_tractors, pair_positions, require
 class FailedThrow(TypedDict):
     """A throw that does not stand (§5.3): what is led instead, what could be beaten,
     and the penalty before its sign."""
+
     forced: list[str]
     beatable: list[dict[str, object]]
     penalty: int
@@ -25,8 +27,7 @@ def _hand(hands: Hands, seat: int) -> Sequence[str]:
     return hands[seat]
 
 
-def check_throw(cards: Sequence[str], leader: int, hands: Hands,
-                ctx: TrumpContext) -> FailedThrow | None:
+def check_throw(cards: Sequence[str], leader: int, hands: Hands, ctx: TrumpContext) -> FailedThrow | None:
     """Check a lead from one suit-class against the three other hands (partner included).
 
     Returns None when the lead stands (a single component, or no component can be beaten);
@@ -78,8 +79,7 @@ def _largest_kind(reqs: Sequence[int], pairs: int) -> str:
     return TRACTOR if reqs else PAIR if pairs else SINGLE
 
 
-def play_value(cards: Sequence[str], ctx: TrumpContext, reqs: Sequence[int],
-               pairs: int) -> int | None:
+def play_value(cards: Sequence[str], ctx: TrumpContext, reqs: Sequence[int], pairs: int) -> int | None:
     """Value of a one-suit-class play that matches the lead's structure, else None.
 
     Matching: at least the lead's tractors (a longer one may be split) and at least its

@@ -4,6 +4,7 @@ A view never holds another seat's hand, the undealt deck, or — for anyone but 
 dealer, before the hand is scored — the kitty or the bury. `reveal=True` is for the
 server and finished-hand replays: it adds everything.
 """
+
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -57,23 +58,34 @@ def view(game: Game, seat: int | None, *, reveal: bool = False) -> dict[str, Any
         "turn": game.turn,
         "leader": game.leader,
         "trick": [[s, list(c)] for s, c in game.trick or []],
-        "last_trick": ({"plays": [[s, list(c)] for s, c in last["plays"]],
-                        "winner": last["winner"], "points": last["points"]} if last else None),
+        "last_trick": (
+            {"plays": [[s, list(c)] for s, c in last["plays"]], "winner": last["winner"], "points": last["points"]}
+            if last
+            else None
+        ),
         "defender_points": game.defender_points,
         "penalties": game.penalties,
         "last_failed_throw": dict(game.last_failed_throw) if game.last_failed_throw else None,
         "result": game.result if over else None,
         "winner": game.winner,
         "tricks_played": len(tricks),
-        "can_declare": (legal_declarations(game, seat)
-                        if seat is not None and game.phase in ("deal", "last_chance") else []),
+        "can_declare": (
+            legal_declarations(game, seat) if seat is not None and game.phase in ("deal", "last_chance") else []
+        ),
     }
     if reveal:
         v["hands"] = {str(s): _sorted(game, hands[s]) if in_hand else [] for s in range(4)}
         v["kitty_original"] = list(game.kitty) if game.kitty else None
         v["buried"] = list(game.buried) if game.buried else None
-        v["tricks"] = [{"leader": t["leader"], "plays": [[s, list(c)] for s, c in t["plays"]],
-                        "winner": t["winner"], "points": t["points"]} for t in tricks]
+        v["tricks"] = [
+            {
+                "leader": t["leader"],
+                "plays": [[s, list(c)] for s, c in t["plays"]],
+                "winner": t["winner"],
+                "points": t["points"],
+            }
+            for t in tricks
+        ]
     if v["result"] is not None:
         v["result"] = _copy_result(v["result"])
     return v

@@ -4,6 +4,7 @@ Hidden information (the deck, seed, kitty, bury, anyone's hand) of a hand appear
 only once that hand is finished (`Hand.finished_at`): the match page shows a running
 hand's public facts only, and a running hand has no replay.
 """
+
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
@@ -16,6 +17,7 @@ START_LEVELS = engine.START_LEVELS  # RULES §8.1
 
 # --- who may look -------------------------------------------------------------------
 
+
 def match_access(*, match: Match, user) -> bool:
     """Public tables: any logged-in user. Private tables: the match's players and staff."""
     if not user.is_authenticated:
@@ -27,11 +29,13 @@ def match_access(*, match: Match, user) -> bool:
 
 # --- lists --------------------------------------------------------------------------
 
+
 def user_matches(*, user):
     """Every match `user` sat in (MatchPlayer rows), newest first, ready for `match_rows`."""
     last_levels = (
         Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False)
-        .order_by("-number").values("levels_after")[:1]
+        .order_by("-number")
+        .values("levels_after")[:1]
     )
     return (
         Match.objects.filter(seating__user=user)
@@ -79,22 +83,23 @@ def match_rows(matches, *, user) -> list[dict]:
         me = next((p for p in seating if p.user_id == user.pk), None)
         team = me.team if me else 0
         levels = match_levels(match)
-        rows.append({
-            "match": match,
-            "position": me.position if me else None,
-            "partner": next((player_name(p) for p in seating if me and p.position == (me.position + 2) % 4), ""),
-            "opponents": [player_name(p) for p in seating if p.team != team],
-            "result": match_result(match, team if me else None),
-            "our_level": levels[str(team)],
-            "their_level": levels[str(1 - team)],
-        })
+        rows.append(
+            {
+                "match": match,
+                "position": me.position if me else None,
+                "partner": next((player_name(p) for p in seating if me and p.position == (me.position + 2) % 4), ""),
+                "opponents": [player_name(p) for p in seating if p.team != team],
+                "result": match_result(match, team if me else None),
+                "our_level": levels[str(team)],
+                "their_level": levels[str(1 - team)],
+            }
+        )
     return rows
 
 
 def match_players(match: Match) -> list[dict]:
     seating = sorted(match.seating.select_related("user"), key=lambda p: p.position)
-    return [{"position": p.position, "team": p.team, "name": player_name(p), "user_id": p.user_id}
-            for p in seating]
+    return [{"position": p.position, "team": p.team, "name": player_name(p), "user_id": p.user_id} for p in seating]
 
 
 def match_hands(match: Match, names: list[str]) -> list[dict]:
@@ -102,23 +107,34 @@ def match_hands(match: Match, names: list[str]) -> list[dict]:
     rows = []
     for hand in match.hands.order_by("number"):
         row = {
-            "hand": hand, "number": hand.number, "finished": hand.is_finished, "level": hand.level,
+            "hand": hand,
+            "number": hand.number,
+            "finished": hand.is_finished,
+            "level": hand.level,
             "dealer": names[hand.dealer] if hand.dealer is not None else "",
             "trump": hand.trump,  # public as soon as it is fixed (RULES §9)
         }
         if hand.is_finished:
-            row.update({
-                "dealer_team": hand.dealer % 2, "trick_points": hand.trick_points,
-                "kitty_bonus": hand.kitty_bonus, "kitty_points": hand.kitty_points,
-                "kitty_multiplier": hand.kitty_multiplier, "penalties": hand.penalties,
-                "defenders_score": hand.defenders_score, "levels_before": hand.levels_before,
-                "levels_after": hand.levels_after, "level_change": hand.level_change,
-            })
+            row.update(
+                {
+                    "dealer_team": hand.dealer % 2,
+                    "trick_points": hand.trick_points,
+                    "kitty_bonus": hand.kitty_bonus,
+                    "kitty_points": hand.kitty_points,
+                    "kitty_multiplier": hand.kitty_multiplier,
+                    "penalties": hand.penalties,
+                    "defenders_score": hand.defenders_score,
+                    "levels_before": hand.levels_before,
+                    "levels_after": hand.levels_after,
+                    "level_change": hand.level_change,
+                }
+            )
         rows.append(row)
     return rows
 
 
 # --- replays ------------------------------------------------------------------------
+
 
 def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
     """The engine actions of `hand`'s match from its `start_match` up to the hand's end,
@@ -128,7 +144,9 @@ def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
     log = TableEvent.objects.filter(table_id=hand.match.table_id, seq__lte=hand.last_seq)
     start = (
         log.filter(seq__lt=hand.first_seq, action__type="start_match")
-        .order_by("-seq").values_list("seq", flat=True).first()
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
     )
     if start is None:
         raise replay.ReplayError(f"no start_match before seq {hand.first_seq}")

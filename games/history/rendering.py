@@ -1,5 +1,6 @@
 """What the history templates need: a replay frame laid out for the page, and the one
 translated sentence that says what happened in that step."""
+
 from django.utils.translation import gettext as _
 
 from games import engine
@@ -22,9 +23,14 @@ def describe(frame, names: list[str]) -> str:
     if kind == "hand_started":
         if frame.seat is None:
             return _("Hand %(n)s begins at level %(level)s; the first player to declare becomes the dealer.") % {
-                "n": info["hand_no"], "level": info["level"]}
+                "n": info["hand_no"],
+                "level": info["level"],
+            }
         return _("Hand %(n)s begins at level %(level)s; %(dealer)s deals.") % {
-            "n": info["hand_no"], "level": info["level"], "dealer": name}
+            "n": info["hand_no"],
+            "level": info["level"],
+            "dealer": name,
+        }
     if kind == "card_dealt":
         return _("Card %(n)s of 100 goes to %(name)s.") % {"n": info["n"], "name": name}
     if kind == "declared":
@@ -32,24 +38,34 @@ def describe(frame, names: list[str]) -> str:
             return _("%(name)s reinforces the declaration:") % {"name": name}
         if info.get("overridden") is not None:
             return _("%(name)s overrides %(other)s's declaration, trump %(trump)s:") % {
-                "name": name, "other": names[info["overridden"]], "trump": trump_label(info["trump"])}
+                "name": name,
+                "other": names[info["overridden"]],
+                "trump": trump_label(info["trump"]),
+            }
         return _("%(name)s declares trump %(trump)s:") % {"name": name, "trump": trump_label(info["trump"])}
     if kind == "flipped":
         return _("Nobody declared: the kitty's fourth card is turned up:")
     if kind == "trump_fixed":
         return _("Trump is %(trump)s. %(dealer)s, the dealer, picks up the kitty:") % {
-            "trump": trump_label(info["trump"]), "dealer": name}
+            "trump": trump_label(info["trump"]),
+            "dealer": name,
+        }
     if kind == "buried":
         return _("%(dealer)s buries:") % {"dealer": name}
     if kind == "played":
         failed = info.get("failed_throw")
         if failed:
             return _("%(name)s's throw failed (penalty %(penalty)s points) and must lead:") % {
-                "name": name, "penalty": failed["penalty"]}
+                "name": name,
+                "penalty": failed["penalty"],
+            }
         return _("%(name)s plays:") % {"name": name}
     if kind == "trick_won":
         return _("%(name)s wins trick %(n)s (%(points)s points).") % {
-            "name": name, "n": info["trick_no"], "points": info["points"]}
+            "name": name,
+            "n": info["trick_no"],
+            "points": info["points"],
+        }
     if kind == "hand_scored":
         return _("The hand is over: the defenders score %(score)s.") % {"score": info["result"]["defenders_score"]}
     return kind
@@ -62,19 +78,30 @@ def frame_context(frame, names: list[str]) -> dict:
     trick = {seat: cards for seat, cards in view["trick"]}
     seats = []
     for seat in range(4):
-        seats.append({
-            "position": seat, "place": PLACES[seat], "name": names[seat], "team": seat % 2,
-            "is_dealer": view["dealer"] == seat, "is_turn": view["turn"] == seat,
-            "hand": faces(view["hands"][str(seat)], ctx),
-            "declared": faces(view["declaration_areas"][str(seat)], ctx),
-            "played": faces(trick.get(seat), ctx),
-            "acting": frame.seat == seat,
-        })
+        seats.append(
+            {
+                "position": seat,
+                "place": PLACES[seat],
+                "name": names[seat],
+                "team": seat % 2,
+                "is_dealer": view["dealer"] == seat,
+                "is_turn": view["turn"] == seat,
+                "hand": faces(view["hands"][str(seat)], ctx),
+                "declared": faces(view["declaration_areas"][str(seat)], ctx),
+                "played": faces(trick.get(seat), ctx),
+                "acting": frame.seat == seat,
+            }
+        )
     result = view.get("result") if frame.kind == "hand_scored" else None
     if result:
-        result = dict(result, next_dealer_name=names[result["next_dealer"]] if result["next_dealer"] is not None else "")
+        result = dict(
+            result, next_dealer_name=names[result["next_dealer"]] if result["next_dealer"] is not None else ""
+        )
     return {
-        "frame": frame, "view": view, "seats": seats, "sentence": describe(frame, names),
+        "frame": frame,
+        "view": view,
+        "seats": seats,
+        "sentence": describe(frame, names),
         "cards": faces(frame.cards, ctx),
         "failed_throw": frame.info.get("failed_throw"),
         "trump": trump_label(view.get("trump")),

@@ -17,6 +17,7 @@ the hand's own actions — and gets back one `Frame` per step:
 Every frame holds `engine.view(game, None, reveal=True)` (all four hands, the kitty
 and the bury), so replays must only be served for finished hands (RULES §9).
 """
+
 from dataclasses import dataclass, field
 
 from games import engine
@@ -24,8 +25,8 @@ from games import engine
 
 @dataclass
 class Frame:
-    kind: str            # hand_started, card_dealt, declared, flipped, trump_fixed, buried,
-    view: dict           # played, trick_won, hand_scored
+    kind: str  # hand_started, card_dealt, declared, flipped, trump_fixed, buried,
+    view: dict  # played, trick_won, hand_scored
     seat: int | None = None
     cards: list = field(default_factory=list)
     info: dict = field(default_factory=dict)
@@ -78,13 +79,21 @@ def _single_frame(game, action, events) -> Frame:
     kind = action["type"]
     if kind == "start_hand":
         (started,) = [e for e in events if e["type"] == "hand_started"]
-        return Frame("hand_started", _view(game), started["dealer"], [],
-                     {"hand_no": started["hand_no"], "level": started["level"], "first": started["first"]})
+        return Frame(
+            "hand_started",
+            _view(game),
+            started["dealer"],
+            [],
+            {"hand_no": started["hand_no"], "level": started["level"], "first": started["first"]},
+        )
     if kind == "declare":
         declared = next(e for e in events if e["type"] == "declared")
         overridden = next((e for e in events if e["type"] == "declaration_overridden"), None)
-        info = {"trump": declared["trump"], "reinforce": declared["reinforce"],
-                "overridden": overridden["seat"] if overridden else None}
+        info = {
+            "trump": declared["trump"],
+            "reinforce": declared["reinforce"],
+            "overridden": overridden["seat"] if overridden else None,
+        }
         return Frame("declared", _view(game), declared["seat"], list(declared["cards"]), info)
     if kind == "bury":
         (buried,) = [e for e in events if e["type"] == "buried"]
@@ -102,8 +111,15 @@ def _fix_trump_frames(game, action) -> list[Frame]:
         frames.append(Frame("flipped", dict(before, flipped=flipped["card"]), None, [flipped["card"]]))
     fixed = next(e for e in events if e["type"] == "trump_fixed")
     taken = next(e for e in events if e["type"] == "kitty_taken")
-    frames.append(Frame("trump_fixed", _view(game), fixed["dealer"], list(taken["cards"]),
-                        {"trump": fixed["trump"], "level": fixed["level"]}))
+    frames.append(
+        Frame(
+            "trump_fixed",
+            _view(game),
+            fixed["dealer"],
+            list(taken["cards"]),
+            {"trump": fixed["trump"], "level": fixed["level"]},
+        )
+    )
     return frames
 
 
@@ -120,16 +136,29 @@ def _play_frames(game, action) -> list[Frame]:
         return [Frame("played", after, played["seat"], list(played["cards"]), info)]
     # The trick's last card: show the full trick before it is collected. That is the
     # view before this play with the cards moved from the hand onto the trick.
-    full = dict(before, hands=after["hands"], hand_counts=after["hand_counts"],
-                trick=[[seat, list(cards)] for seat, cards in after["last_trick"]["plays"]], turn=None)
+    full = dict(
+        before,
+        hands=after["hands"],
+        hand_counts=after["hand_counts"],
+        trick=[[seat, list(cards)] for seat, cards in after["last_trick"]["plays"]],
+        turn=None,
+    )
     frames = [Frame("played", full, played["seat"], list(played["cards"]), info)]
     collected = dict(after, result=None, phase=before["phase"], levels=before["levels"]) if scored else after
-    frames.append(Frame("trick_won", collected, won["seat"], [],
-                        {"points": won["points"], "trick_no": won["trick_no"]}))
+    frames.append(
+        Frame("trick_won", collected, won["seat"], [], {"points": won["points"], "trick_no": won["trick_no"]})
+    )
     if scored:
         match_won = next((e for e in events if e["type"] == "match_won"), None)
-        frames.append(Frame("hand_scored", after, None, [],
-                            {"result": scored["result"], "match_winner": match_won["team"] if match_won else None}))
+        frames.append(
+            Frame(
+                "hand_scored",
+                after,
+                None,
+                [],
+                {"result": scored["result"], "match_winner": match_won["team"] if match_won else None},
+            )
+        )
     return frames
 
 

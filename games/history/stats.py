@@ -11,6 +11,7 @@ Definitions:
 * recent matches: the latest five at public tables (a profile is public).
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
+
 from django.db.models import Avg, Count, F, Q
 from django.db.models.functions import Mod
 
@@ -45,8 +46,9 @@ def profile_stats(user) -> dict:
         "matches_won": matches["won"],
         "hands_as_dealer": counts["as_dealer"],
         "hands_as_defender": counts["as_defender"],
-        "defenders_average": (round(counts["defenders_average"], 1)
-                              if counts["defenders_average"] is not None else None),
+        "defenders_average": (
+            round(counts["defenders_average"], 1) if counts["defenders_average"] is not None else None
+        ),
         "current_level": latest[0]["our_level"] if latest else None,
         "best_level": max(reached, key=RANKS.index) if reached else (START_LEVELS["0"] if latest else None),
         "recent_matches": recent,

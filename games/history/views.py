@@ -1,4 +1,5 @@
 """Thin views of match history: my matches, one match, and a finished hand's replay."""
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -17,9 +18,14 @@ MATCHES_PER_PAGE = 20
 @login_required
 def my_matches(request):
     page = Paginator(matches.user_matches(user=request.user), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "games/my_matches.html", {
-        "page": page, "rows": matches.match_rows(page.object_list, user=request.user),
-    })
+    return render(
+        request,
+        "games/my_matches.html",
+        {
+            "page": page,
+            "rows": matches.match_rows(page.object_list, user=request.user),
+        },
+    )
 
 
 def _match_for(request, match_id) -> Match:
@@ -38,10 +44,17 @@ def match_detail(request, match_id: int):
     for row in hands:
         row["trump_label"] = trump_label(row["trump"])
     me = next((p for p in players if p["user_id"] == request.user.pk), None)
-    return render(request, "games/match_detail.html", {
-        "match": match, "players": players, "hands": hands, "levels": matches.match_levels(match),
-        "result": matches.match_result(match, me["team"] if me else None),
-    })
+    return render(
+        request,
+        "games/match_detail.html",
+        {
+            "match": match,
+            "players": players,
+            "hands": hands,
+            "levels": matches.match_levels(match),
+            "result": matches.match_result(match, me["team"] if me else None),
+        },
+    )
 
 
 @login_required
@@ -59,11 +72,20 @@ def hand_replay(request, hand_id: int):
         step = 0
     step = max(0, min(step, len(frames) - 1))
     context = {
-        "match": match, "hand": hand, "step": step, "last": len(frames) - 1, "total": len(frames),
-        "prev": step - 1 if step > 0 else None, "next": step + 1 if step < len(frames) - 1 else None,
-        "tricks": [{"step": index, "n": frame.info["trick_no"], "winner": names[frame.seat],
-                    "points": frame.info["points"]} for index, frame in enumerate(frames) if frame.kind == "trick_won"],
-        "names": names, **frame_context(frames[step], names),
+        "match": match,
+        "hand": hand,
+        "step": step,
+        "last": len(frames) - 1,
+        "total": len(frames),
+        "prev": step - 1 if step > 0 else None,
+        "next": step + 1 if step < len(frames) - 1 else None,
+        "tricks": [
+            {"step": index, "n": frame.info["trick_no"], "winner": names[frame.seat], "points": frame.info["points"]}
+            for index, frame in enumerate(frames)
+            if frame.kind == "trick_won"
+        ],
+        "names": names,
+        **frame_context(frames[step], names),
     }
     if request.GET.get("fragment"):
         return render(request, "games/partials/replay_frame.html", context)

@@ -3,6 +3,7 @@
 Registered from the games app (`games/admin.py`) because its actions call the
 moderation services, which act on tables too; `accounts` imports nothing from games.
 """
+
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
@@ -57,16 +58,29 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class ModeratedUserAdmin(ModeratorAccessMixin, UserAdmin):
-    list_display = ("username", "email", "date_joined", "last_login", "is_active", "is_staff",
-                    "banned_now", "muted_now", "moderate")
+    list_display = (
+        "username",
+        "email",
+        "date_joined",
+        "last_login",
+        "is_active",
+        "is_staff",
+        "banned_now",
+        "muted_now",
+        "moderate",
+    )
     list_filter = (BannedFilter, MutedFilter, *UserAdmin.list_filter, "date_joined")
     inlines = (ProfileInline,)
     actions = ("ban_users", "mute_users", "unban_users", "unmute_users")
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(
-            banned_now=Exists(Ban.objects.active().filter(user=OuterRef("pk"))),
-            muted_now=Exists(Mute.objects.active().filter(user=OuterRef("pk"))),
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                banned_now=Exists(Ban.objects.active().filter(user=OuterRef("pk"))),
+                muted_now=Exists(Mute.objects.active().filter(user=OuterRef("pk"))),
+            )
         )
 
     @admin.display(boolean=True, description=_("banned"), ordering="banned_now")
@@ -83,29 +97,57 @@ class ModeratedUserAdmin(ModeratorAccessMixin, UserAdmin):
 
     @admin.action(description=_("Ban selected users"), permissions=["moderate"])
     def ban_users(self, request, queryset):
-        return reason_action(self, request, queryset, action="ban_users", title=_("Ban selected users"),
-                             form_class=SanctionForm, perform=lambda user, form: moderation.user_ban(
-                                 moderator=request.user, user=user, reason=form.cleaned_data["reason"],
-                                 expires_at=form.expires_at()))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="ban_users",
+            title=_("Ban selected users"),
+            form_class=SanctionForm,
+            perform=lambda user, form: moderation.user_ban(
+                moderator=request.user, user=user, reason=form.cleaned_data["reason"], expires_at=form.expires_at()
+            ),
+        )
 
     @admin.action(description=_("Mute selected users"), permissions=["moderate"])
     def mute_users(self, request, queryset):
-        return reason_action(self, request, queryset, action="mute_users", title=_("Mute selected users"),
-                             form_class=SanctionForm, perform=lambda user, form: moderation.user_mute(
-                                 moderator=request.user, user=user, reason=form.cleaned_data["reason"],
-                                 expires_at=form.expires_at()))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="mute_users",
+            title=_("Mute selected users"),
+            form_class=SanctionForm,
+            perform=lambda user, form: moderation.user_mute(
+                moderator=request.user, user=user, reason=form.cleaned_data["reason"], expires_at=form.expires_at()
+            ),
+        )
 
     @admin.action(description=_("Lift the bans of selected users"), permissions=["moderate"])
     def unban_users(self, request, queryset):
-        return reason_action(self, request, queryset, action="unban_users", title=_("Lift the bans of selected users"),
-                             perform=lambda user, form: moderation.user_unban(
-                                 moderator=request.user, user=user, reason=form.cleaned_data["reason"]))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="unban_users",
+            title=_("Lift the bans of selected users"),
+            perform=lambda user, form: moderation.user_unban(
+                moderator=request.user, user=user, reason=form.cleaned_data["reason"]
+            ),
+        )
 
     @admin.action(description=_("Lift the mutes of selected users"), permissions=["moderate"])
     def unmute_users(self, request, queryset):
-        return reason_action(self, request, queryset, action="unmute_users", title=_("Lift the mutes of selected users"),
-                             perform=lambda user, form: moderation.user_unmute(
-                                 moderator=request.user, user=user, reason=form.cleaned_data["reason"]))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="unmute_users",
+            title=_("Lift the mutes of selected users"),
+            perform=lambda user, form: moderation.user_unmute(
+                moderator=request.user, user=user, reason=form.cleaned_data["reason"]
+            ),
+        )
 
 
 class SanctionAdmin(ReadOnlyAdmin):
@@ -119,8 +161,9 @@ class SanctionAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("user"), ordering="user__username")
     def user_link(self, sanction):
-        return format_html('<a href="{}">{}</a>', reverse("moderation_user", args=[sanction.user.username]),
-                           sanction.user.username)
+        return format_html(
+            '<a href="{}">{}</a>', reverse("moderation_user", args=[sanction.user.username]), sanction.user.username
+        )
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_active()
@@ -131,8 +174,14 @@ class SanctionAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Lift selected"), permissions=["moderate"])
     def lift(self, request, queryset):
-        return reason_action(self, request, queryset, action="lift", title=_("Lift selected"),
-                             perform=lambda sanction, form: self.lift_one(request, sanction, form.cleaned_data["reason"]))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action="lift",
+            title=_("Lift selected"),
+            perform=lambda sanction, form: self.lift_one(request, sanction, form.cleaned_data["reason"]),
+        )
 
 
 @admin.register(Ban)
@@ -173,8 +222,9 @@ class ModerationLogAdmin(ReadOnlyAdmin):
     @admin.display(description=_("target"), ordering="target")
     def target_link(self, entry):
         if entry.target_user_id:
-            return format_html('<a href="{}">{}</a>', reverse("moderation_user", args=[entry.target_user.username]),
-                               entry.target)
+            return format_html(
+                '<a href="{}">{}</a>', reverse("moderation_user", args=[entry.target_user.username]), entry.target
+            )
         if entry.table_id:
             return change_link(entry.table, entry.target)
         return entry.target
@@ -196,16 +246,24 @@ class ReportAdmin(ReadOnlyAdmin):
     @admin.display(description=_("about"))
     def subject(self, report):
         if report.user_id:
-            return format_html('<a href="{}">{}</a>', reverse("moderation_user", args=[report.user.username]),
-                               report.user.username)
+            return format_html(
+                '<a href="{}">{}</a>', reverse("moderation_user", args=[report.user.username]), report.user.username
+            )
         if report.table_id:
             return format_html('<a href="{}">{}</a>', reverse("moderation_table", args=[report.table_id]), report.table)
         return "-"
 
     def _close(self, request, queryset, status, action, title):
-        return reason_action(self, request, queryset, action=action, title=title,
-                             perform=lambda report, form: moderation.report_close(
-                                 moderator=request.user, report=report, status=status, note=form.cleaned_data["reason"]))
+        return reason_action(
+            self,
+            request,
+            queryset,
+            action=action,
+            title=title,
+            perform=lambda report, form: moderation.report_close(
+                moderator=request.user, report=report, status=status, note=form.cleaned_data["reason"]
+            ),
+        )
 
     @admin.action(description=_("Resolve selected reports"), permissions=["moderate"])
     def resolve(self, request, queryset):

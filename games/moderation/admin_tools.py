@@ -1,6 +1,7 @@
 """Admin helpers shared by accounts/admin.py and games/admin.py: moderator access,
 read-only model admins, links between change pages, and admin actions that ask for a
 reason on an intermediate page before calling a moderation service."""
+
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
@@ -92,12 +93,19 @@ def reason_action(modeladmin, request, queryset, *, action: str, title: str, per
                 raise
             else:
                 done += 1
-        modeladmin.message_user(request, ngettext("%(count)d done: %(title)s", "%(count)d done: %(title)s", done)
-                                % {"count": done, "title": title}, messages.SUCCESS)
+        modeladmin.message_user(
+            request,
+            ngettext("%(count)d done: %(title)s", "%(count)d done: %(title)s", done) % {"count": done, "title": title},
+            messages.SUCCESS,
+        )
         return None
     context = {
         **modeladmin.admin_site.each_context(request),
-        "title": title, "queryset": queryset, "form": form, "action": action,
-        "opts": modeladmin.model._meta, "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "title": title,
+        "queryset": queryset,
+        "form": form,
+        "action": action,
+        "opts": modeladmin.model._meta,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     }
     return TemplateResponse(request, "admin/moderation_action.html", context)

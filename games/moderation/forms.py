@@ -1,4 +1,5 @@
 """Forms of the moderation pages and the report page: validation only (writes: moderation.py)."""
+
 from datetime import timedelta
 
 from django import forms
@@ -7,7 +8,11 @@ from django.utils.translation import gettext_lazy as _
 
 DURATIONS = {"1h": timedelta(hours=1), "1d": timedelta(days=1), "7d": timedelta(days=7), "30d": timedelta(days=30)}
 DURATION_CHOICES = [
-    ("", _("until lifted")), ("1h", _("1 hour")), ("1d", _("1 day")), ("7d", _("7 days")), ("30d", _("30 days")),
+    ("", _("until lifted")),
+    ("1h", _("1 hour")),
+    ("1d", _("1 day")),
+    ("7d", _("7 days")),
+    ("30d", _("30 days")),
 ]
 
 
@@ -15,7 +20,9 @@ class ReasonForm(forms.Form):
     """Every moderator action asks why; the reason goes to the audit log (and to the user)."""
 
     reason = forms.CharField(
-        label=_("Reason"), max_length=300, widget=forms.TextInput(attrs={"size": 50}),
+        label=_("Reason"),
+        max_length=300,
+        widget=forms.TextInput(attrs={"size": 50}),
         error_messages={"required": _("Give a reason.")},
     )
 
@@ -42,6 +49,8 @@ class UserChoiceForm(ReasonForm):
 
 class ReportForm(forms.Form):
     reason = forms.CharField(
-        label=_("What happened?"), max_length=1000, widget=forms.Textarea(attrs={"rows": 5}),
+        label=_("What happened?"),
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 5}),
         error_messages={"required": _("Give a reason.")},
     )

@@ -6,6 +6,7 @@ table's row lock, are appended to `TableEvent` like any action, write the modera
 audit log in the same transaction, and tell the sockets why they are being closed only
 after commit.
 """
+
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -31,8 +32,9 @@ MODERATORS_ONLY = ("not_allowed", gettext_noop("Only a moderator can do that."))
 
 
 @command("close_table", may={Role.MODERATOR}, refusal=MODERATORS_ONLY, lobby_visible=True)
-def close_table(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-                issuer: Issuer, now: datetime) -> list[Applied]:
+def close_table(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """Close the room for good; a running match is kept in history, marked aborted."""
     reason = reason_check(action.get("reason"))
     status_before = table.status
@@ -44,19 +46,27 @@ def close_table(*, table: Table, seats: list[Seat], game: engine.Game | None, ac
     table.closed_reason = reason
     table.deadline = None
     moderation_log_write(
-        moderator=user, action=ModerationLog.Action.CLOSE_TABLE, reason=reason, table=table,
+        moderator=user,
+        action=ModerationLog.Action.CLOSE_TABLE,
+        reason=reason,
+        table=table,
         details={"status_before": status_before, "version": table.version + 1},
     )
-    events.send_on_commit(group=events.table_group(table.pk), message=moderation_notice(
-        kind="table.closed", template=CLOSED_NOTICE, reason=reason))
-    events.send_on_commit(group=events.chat_group(table.pk), message=moderation_notice(
-        kind="chat.closed", template=CLOSED_NOTICE, reason=reason))
+    events.send_on_commit(
+        group=events.table_group(table.pk),
+        message=moderation_notice(kind="table.closed", template=CLOSED_NOTICE, reason=reason),
+    )
+    events.send_on_commit(
+        group=events.chat_group(table.pk),
+        message=moderation_notice(kind="chat.closed", template=CLOSED_NOTICE, reason=reason),
+    )
     return [Applied({"type": "close_table", "reason": reason}, happened)]
 
 
 @command("kick", may={Role.MODERATOR}, refusal=MODERATORS_ONLY, lobby_visible=True)
-def kick(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-         issuer: Issuer, now: datetime) -> list[Applied]:
+def kick(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """Remove a player (or spectator) from the table and keep them out of it.
 
     Their seat becomes free; during a running match a basic bot takes it, or — when the
@@ -74,15 +84,23 @@ def kick(*, table: Table, seats: list[Seat], game: engine.Game | None, action: d
     if seat is not None:
         happened, effect = _free_seat(table, seat, reason, now)
     moderation_log_write(
-        moderator=user, action=ModerationLog.Action.KICK, reason=reason, target_user=target, table=table,
+        moderator=user,
+        action=ModerationLog.Action.KICK,
+        reason=reason,
+        target_user=target,
+        table=table,
         details={"seat": seat.position if seat else None, "effect": effect, "because_of_ban": bool(action.get("ban"))},
     )
     if not action.get("ban"):  # a ban closes every socket of the user itself
         Kick.objects.create(user=target, table=table, moderator=user, reason=reason)
-        events.send_on_commit(group=events.table_group(table.pk), message=moderation_notice(
-            kind="user.removed", template=KICKED_NOTICE, reason=reason, user_id=target.pk))
-        events.send_on_commit(group=events.chat_group(table.pk), message=moderation_notice(
-            kind="chat.closed", template=KICKED_NOTICE, reason=reason, user_id=target.pk))
+        events.send_on_commit(
+            group=events.table_group(table.pk),
+            message=moderation_notice(kind="user.removed", template=KICKED_NOTICE, reason=reason, user_id=target.pk),
+        )
+        events.send_on_commit(
+            group=events.chat_group(table.pk),
+            message=moderation_notice(kind="chat.closed", template=KICKED_NOTICE, reason=reason, user_id=target.pk),
+        )
     logged = {"type": "kick", "user": target.pk, "seat": seat.position if seat else None, "reason": reason}
     return [Applied(logged, happened)]
 
@@ -110,15 +128,26 @@ def _free_seat(table: Table, seat: Seat, reason: str, now: datetime) -> tuple[li
 
 # --- services (STYLE: `<entity>_<action>`, keyword-only) --------------------------------
 
+
 def table_close(*, moderator, table_id: int, reason: str) -> Outcome:
     """Close a room: everyone at it is told why and disconnected; nobody can act on it again."""
     moderator_check(moderator)
-    return table_act(table_id=table_id, action={"type": "close_table", "reason": reason},
-                     expected_version=None, user=moderator, issuer=Issuer.MODERATOR)
+    return table_act(
+        table_id=table_id,
+        action={"type": "close_table", "reason": reason},
+        expected_version=None,
+        user=moderator,
+        issuer=Issuer.MODERATOR,
+    )
 
 
 def seat_kick(*, moderator, table_id: int, user_id: int, reason: str) -> Outcome:
     """Kick a player from a table: their sockets there close at once; they cannot come back."""
     moderator_check(moderator)
-    return table_act(table_id=table_id, action={"type": "kick", "user": user_id, "reason": reason},
-                     expected_version=None, user=moderator, issuer=Issuer.MODERATOR)
+    return table_act(
+        table_id=table_id,
+        action={"type": "kick", "user": user_id, "reason": reason},
+        expected_version=None,
+        user=moderator,
+        issuer=Issuer.MODERATOR,
+    )

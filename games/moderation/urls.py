@@ -1,4 +1,5 @@
 """Moderation pages (staff with accounts.moderate) and the players' report pages."""
+
 from django.urls import path
 
 from games.moderation import table_views, user_views

@@ -4,6 +4,7 @@ Every moderation view is `moderator_required` (403 for anyone without the
 `accounts.moderate` permission, login first for anonymous visitors); the services
 check the permission again.
 """
+
 from functools import wraps
 
 from django.contrib import messages
@@ -61,8 +62,10 @@ def user_page(request, username):
         "kicks": Kick.objects.active().filter(user=target).select_related("table"),
         "log": ModerationLog.objects.filter(target_user=target).select_related("moderator", "table")[:50],
         "reports": Report.objects.filter(user=target).select_related("reporter")[:50],
-        "ban_form": SanctionForm(prefix="ban"), "mute_form": SanctionForm(prefix="mute"),
-        "unban_form": ReasonForm(prefix="unban"), "unmute_form": ReasonForm(prefix="unmute"),
+        "ban_form": SanctionForm(prefix="ban"),
+        "mute_form": SanctionForm(prefix="mute"),
+        "unban_form": ReasonForm(prefix="unban"),
+        "unmute_form": ReasonForm(prefix="unmute"),
     }
     return render(request, "moderation/user.html", context)
 
@@ -77,33 +80,71 @@ def _user_action(request, username, prefix, form_class, action, success):
 @require_POST
 @moderator_required
 def user_ban(request, username):
-    return _user_action(request, username, "ban", SanctionForm, lambda target, form: moderation.user_ban(
-        moderator=request.user, user=target, reason=form.cleaned_data["reason"], expires_at=form.expires_at(),
-    ), _("The user is banned: their sockets and sessions were closed."))
+    return _user_action(
+        request,
+        username,
+        "ban",
+        SanctionForm,
+        lambda target, form: moderation.user_ban(
+            moderator=request.user,
+            user=target,
+            reason=form.cleaned_data["reason"],
+            expires_at=form.expires_at(),
+        ),
+        _("The user is banned: their sockets and sessions were closed."),
+    )
 
 
 @require_POST
 @moderator_required
 def user_unban(request, username):
-    return _user_action(request, username, "unban", ReasonForm, lambda target, form: moderation.user_unban(
-        moderator=request.user, user=target, reason=form.cleaned_data["reason"],
-    ), _("The ban is lifted."))
+    return _user_action(
+        request,
+        username,
+        "unban",
+        ReasonForm,
+        lambda target, form: moderation.user_unban(
+            moderator=request.user,
+            user=target,
+            reason=form.cleaned_data["reason"],
+        ),
+        _("The ban is lifted."),
+    )
 
 
 @require_POST
 @moderator_required
 def user_mute(request, username):
-    return _user_action(request, username, "mute", SanctionForm, lambda target, form: moderation.user_mute(
-        moderator=request.user, user=target, reason=form.cleaned_data["reason"], expires_at=form.expires_at(),
-    ), _("The user is muted in every table chat."))
+    return _user_action(
+        request,
+        username,
+        "mute",
+        SanctionForm,
+        lambda target, form: moderation.user_mute(
+            moderator=request.user,
+            user=target,
+            reason=form.cleaned_data["reason"],
+            expires_at=form.expires_at(),
+        ),
+        _("The user is muted in every table chat."),
+    )
 
 
 @require_POST
 @moderator_required
 def user_unmute(request, username):
-    return _user_action(request, username, "unmute", ReasonForm, lambda target, form: moderation.user_unmute(
-        moderator=request.user, user=target, reason=form.cleaned_data["reason"],
-    ), _("The mute is lifted."))
+    return _user_action(
+        request,
+        username,
+        "unmute",
+        ReasonForm,
+        lambda target, form: moderation.user_unmute(
+            moderator=request.user,
+            user=target,
+            reason=form.cleaned_data["reason"],
+        ),
+        _("The mute is lifted."),
+    )
 
 
 @login_required
@@ -112,9 +153,16 @@ def report_user(request, username):
     target = user_public_get(username=username)
     if target is None:
         raise Http404(_("No such player."))
-    return report_page(request, subject=target.username, create=lambda reason: moderation.report_create(
-        reporter=request.user, reason=reason, user=target,
-    ), back=("profile", target.username))
+    return report_page(
+        request,
+        subject=target.username,
+        create=lambda reason: moderation.report_create(
+            reporter=request.user,
+            reason=reason,
+            user=target,
+        ),
+        back=("profile", target.username),
+    )
 
 
 def report_page(request, *, subject: str, create, back: tuple):
@@ -128,4 +176,6 @@ def report_page(request, *, subject: str, create, back: tuple):
         else:
             messages.success(request, _("Thank you. Moderators will look at your report."))
             return redirect(*back)
-    return render(request, "moderation/report.html", {"form": form, "subject": subject}, status=400 if form.errors else 200)
+    return render(
+        request, "moderation/report.html", {"form": form, "subject": subject}, status=400 if form.errors else 200
+    )

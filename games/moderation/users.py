@@ -5,6 +5,7 @@ Every service checks that the moderator may moderate, writes the audit log
 only after commit. Table actions (close a room, kick a seat) go through the table's
 write path instead: games/moderation/tables.py.
 """
+
 from datetime import timedelta
 
 from django.contrib.auth import SESSION_KEY
@@ -39,8 +40,9 @@ def reason_check(reason: object) -> str:
     return cleaned[:300]
 
 
-def moderation_log_write(*, moderator, action: str, reason: str, target_user=None, table=None,
-                         details: dict | None = None) -> ModerationLog:
+def moderation_log_write(
+    *, moderator, action: str, reason: str, target_user=None, table=None, details: dict | None = None
+) -> ModerationLog:
     """One audit-log row. Call inside the transaction of the change it records."""
     if target_user is not None:
         target = target_user.username
@@ -49,8 +51,13 @@ def moderation_log_write(*, moderator, action: str, reason: str, target_user=Non
     else:
         target = ""
     return ModerationLog.objects.create(
-        moderator=moderator, action=action, reason=reason, target_user=target_user, table=table,
-        target=target[:200], details=details or {},
+        moderator=moderator,
+        action=action,
+        reason=reason,
+        target_user=target_user,
+        table=table,
+        target=target[:200],
+        details=details or {},
     )
 
 
@@ -61,8 +68,12 @@ def moderation_notice(*, kind: str, template: str, reason: str, user_id: int | N
     `template` (gettext_noop) is translated by each socket into its reader's language
     (games.web.i18n.translate_notice); `message` is the untranslated fallback.
     """
-    notice = {"type": kind, "message": template.format(reason=reason), "template": template,
-              "params": {"reason": reason}}
+    notice = {
+        "type": kind,
+        "message": template.format(reason=reason),
+        "template": template,
+        "params": {"reason": reason},
+    }
     if user_id is not None:
         notice["user_id"] = user_id
     return notice
@@ -78,7 +89,8 @@ def _sanction_check(*, moderator, user) -> None:
 def user_sessions_end(*, user) -> int:
     """Delete every stored session of this user (the database session backend)."""
     ended = [
-        session.pk for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
         if session.get_decoded().get(SESSION_KEY) == str(user.pk)
     ]
     Session.objects.filter(pk__in=ended).delete()
@@ -95,13 +107,21 @@ def user_ban(*, moderator, user, reason: str, expires_at=None) -> Ban:
     ban = Ban.objects.create(user=user, moderator=moderator, reason=reason, expires_at=expires_at)
     sessions = user_sessions_end(user=user)
     moderation_log_write(
-        moderator=moderator, action=ModerationLog.Action.BAN, reason=reason, target_user=user,
+        moderator=moderator,
+        action=ModerationLog.Action.BAN,
+        reason=reason,
+        target_user=user,
         details={"expires_at": expires_at.isoformat() if expires_at else None, "sessions_ended": sessions},
     )
-    events.send_on_commit(group=events.user_group(user.pk), message=moderation_notice(
-        kind="user.removed", template=gettext_noop("Your account has been banned: {reason}"),
-        reason=reason, user_id=user.pk,
-    ))
+    events.send_on_commit(
+        group=events.user_group(user.pk),
+        message=moderation_notice(
+            kind="user.removed",
+            template=gettext_noop("Your account has been banned: {reason}"),
+            reason=reason,
+            user_id=user.pk,
+        ),
+    )
     seats_free_for_ban(moderator=moderator, user=user, reason=reason)
     return ban
 
@@ -110,12 +130,19 @@ def seats_free_for_ban(*, moderator, user, reason: str) -> None:
     """A banned user's seats at open tables are freed like a kick (inside the ban's
     transaction), through each table's write path."""
     table_ids = (
-        Seat.objects.filter(user=user).exclude(table__status=Table.Status.CLOSED)
-        .order_by("table_id").values_list("table_id", flat=True)
+        Seat.objects.filter(user=user)
+        .exclude(table__status=Table.Status.CLOSED)
+        .order_by("table_id")
+        .values_list("table_id", flat=True)
     )
     for table_id in list(table_ids):  # ascending ids: one lock order for every caller
-        table_act(table_id=table_id, action={"type": "kick", "user": user.pk, "reason": reason, "ban": True},
-                  expected_version=None, user=moderator, issuer=Issuer.MODERATOR)
+        table_act(
+            table_id=table_id,
+            action={"type": "kick", "user": user.pk, "reason": reason, "ban": True},
+            expected_version=None,
+            user=moderator,
+            issuer=Issuer.MODERATOR,
+        )
 
 
 def _lift(model, action, *, moderator, user, reason: str, **filters) -> int:
@@ -126,8 +153,14 @@ def _lift(model, action, *, moderator, user, reason: str, **filters) -> int:
         lifted = active.update(lifted_at=timezone.now(), lifted_by=moderator)
         if not lifted:
             raise Refusal("nothing_to_lift", gettext_noop("There is nothing to lift."))
-        moderation_log_write(moderator=moderator, action=action, reason=reason, target_user=user,
-                             table=filters.get("table"), details={"lifted": lifted})
+        moderation_log_write(
+            moderator=moderator,
+            action=action,
+            reason=reason,
+            target_user=user,
+            table=filters.get("table"),
+            details={"lifted": lifted},
+        )
     return lifted
 
 
@@ -143,7 +176,10 @@ def user_mute(*, moderator, user, reason: str, expires_at=None) -> Mute:
     _sanction_check(moderator=moderator, user=user)
     mute = Mute.objects.create(user=user, moderator=moderator, reason=reason, expires_at=expires_at)
     moderation_log_write(
-        moderator=moderator, action=ModerationLog.Action.MUTE, reason=reason, target_user=user,
+        moderator=moderator,
+        action=ModerationLog.Action.MUTE,
+        reason=reason,
+        target_user=user,
         details={"expires_at": expires_at.isoformat() if expires_at else None},
     )
     return mute
@@ -169,8 +205,11 @@ def chat_message_delete(*, moderator, message, reason: str) -> None:
     message.deleted_by = moderator
     message.save(update_fields=["deleted", "deleted_by"])
     moderation_log_write(
-        moderator=moderator, action=ModerationLog.Action.DELETE_MESSAGE, reason=reason,
-        target_user=message.user, table=message.table,
+        moderator=moderator,
+        action=ModerationLog.Action.DELETE_MESSAGE,
+        reason=reason,
+        target_user=message.user,
+        table=message.table,
         details={"message_id": message.pk, "text": message.text},
     )
     chat_notify_deleted(message)  # sends after commit
@@ -206,7 +245,15 @@ def report_close(*, moderator, report: Report, status: str, note: str) -> Report
     report.status, report.note = status, note
     report.handled_by, report.handled_at = moderator, timezone.now()
     report.save(update_fields=["status", "note", "handled_by", "handled_at"])
-    action = ModerationLog.Action.RESOLVE_REPORT if status == Report.Status.RESOLVED else ModerationLog.Action.DISMISS_REPORT
-    moderation_log_write(moderator=moderator, action=action, reason=note, target_user=report.user,
-                         table=report.table, details={"report_id": report.pk})
+    action = (
+        ModerationLog.Action.RESOLVE_REPORT if status == Report.Status.RESOLVED else ModerationLog.Action.DISMISS_REPORT
+    )
+    moderation_log_write(
+        moderator=moderator,
+        action=action,
+        reason=note,
+        target_user=report.user,
+        table=report.table,
+        details={"report_id": report.pk},
+    )
     return report

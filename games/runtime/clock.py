@@ -4,6 +4,7 @@ Nothing here writes: `due_step` says which ordinary action falls due when, and t
 clock runner (games/runtime/runner.py) submits it through the one write path with the
 version it expects, so a duplicated or late tick is a no-op.
 """
+
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 

@@ -9,6 +9,7 @@ and none of its callers. A handler gets keyword-only arguments and returns the s
 applied (`Applied`), or raises `Refusal` — the transaction then rolls back: nothing
 changed.
 """
+
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,8 +63,17 @@ class Applied:
 
 
 class Handler(Protocol):
-    def __call__(self, *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict,
-                 user: Any, issuer: Issuer, now: datetime) -> list[Applied]: ...
+    def __call__(
+        self,
+        *,
+        table: Table,
+        seats: list[Seat],
+        game: engine.Game | None,
+        action: dict,
+        user: Any,
+        issuer: Issuer,
+        now: datetime,
+    ) -> list[Applied]: ...
 
 
 @dataclass(frozen=True)
@@ -83,16 +93,20 @@ _COMMANDS: dict[str, Command] = {}
 NOT_ALLOWED = ("not_allowed", gettext_noop("Only the server can do that."))
 
 
-def command(*names: str, may: set[Role], refusal: tuple[str, str] = NOT_ALLOWED,
-            lobby_visible: bool = False) -> Callable[[Handler], Handler]:
+def command(
+    *names: str, may: set[Role], refusal: tuple[str, str] = NOT_ALLOWED, lobby_visible: bool = False
+) -> Callable[[Handler], Handler]:
     """Register the decorated function as the handler of these command types."""
+
     def register(handler: Handler) -> Handler:
         for name in names:
             if name in _COMMANDS:
                 raise RuntimeError(f"command {name!r} is registered twice")
-            _COMMANDS[name] = Command(name=name, handler=handler, may=frozenset(may), refusal=refusal,
-                                      lobby_visible=lobby_visible)
+            _COMMANDS[name] = Command(
+                name=name, handler=handler, may=frozenset(may), refusal=refusal, lobby_visible=lobby_visible
+            )
         return handler
+
     return register
 
 

@@ -5,6 +5,7 @@ Registered with the write path (games/runtime/commands.py) and run under the tab
 lock (games/runtime/writer.py): each gets the table's game parsed once for the action (a
 private copy) and stores the game it produced with `commands.game_store`.
 """
+
 import secrets
 from datetime import datetime, timedelta
 
@@ -89,8 +90,9 @@ def _due(table: Table, game: engine.Game, seats: list[Seat], action: dict, now: 
 
 
 @command("declare", "bury", "play", may={Role.SEATED}, refusal=NOT_SEATED)
-def player_move(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-                issuer: Issuer, now: datetime) -> list[Applied]:
+def player_move(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """A seated player's engine action, for the seat the user sits in (never a client's claim)."""
     game = _require_playing(table, game)
     seat = selectors.seat_for(seats, user)
@@ -106,20 +108,31 @@ def player_move(*, table: Table, seats: list[Seat], game: engine.Game | None, ac
     return _run_engine(table, game, _catch_up_deal(table, game, now) + [move], now)
 
 
-@command("deal", "fix_trump", lobby_visible=False, may={Role.CLOCK},
-         refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")))
-def clock_step(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-               issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "deal",
+    "fix_trump",
+    lobby_visible=False,
+    may={Role.CLOCK},
+    refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")),
+)
+def clock_step(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """Timed steps: only the server's clock submits these (games/runtime/runner.py)."""
     game = _require_playing(table, game)
     _due(table, game, seats, action, now)
     return _run_engine(table, game, [action], now)
 
 
-@command("start_hand", lobby_visible=True, may={Role.CLOCK},
-         refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")))
-def next_hand(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-              issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "start_hand",
+    lobby_visible=True,
+    may={Role.CLOCK},
+    refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")),
+)
+def next_hand(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     game = _require_playing(table, game)
     _due(table, game, seats, action, now)
     return _run_engine(table, game, [{"type": "start_hand", "seed": secrets.token_hex(16)}], now)
@@ -149,8 +162,9 @@ def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
 
 
 @command(*BOT_STEPS, may={Role.BOT}, refusal=("not_allowed", gettext_noop("Only the server plays for bots.")))
-def bot_move(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-             issuer: Issuer, now: datetime) -> list[Applied]:
+def bot_move(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """A bot (or an absent player's stand-in) acts through the same path as people: the
     move it decided before the write is checked here like anyone's."""
     game = _require_playing(table, game)
@@ -178,10 +192,12 @@ def _bots_seat(action: dict, move: object, seats: list[Seat]) -> Seat | None:
     return seat if move.get("type") in BOT_MOVES and seat.position == action.get("seat") else None
 
 
-@command("resume", may={Role.SEATED},
-         refusal=("not_autoplayed", gettext_noop("Your seat is not being played for you.")))
-def resume(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-           issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "resume", may={Role.SEATED}, refusal=("not_autoplayed", gettext_noop("Your seat is not being played for you."))
+)
+def resume(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """A player whose seat was being auto-played is back (RULES-independent site policy)."""
     seat = selectors.seat_for(seats, user)
     if seat is None or not seat.autoplay:
@@ -191,10 +207,15 @@ def resume(*, table: Table, seats: list[Seat], game: engine.Game | None, action:
     return [Applied({"type": "resume", "seat": seat.position}, [{"type": "resumed", "seat": seat.position}])]
 
 
-@command("start_match", lobby_visible=True, may={Role.OWNER, Role.SYSTEM},
-         refusal=("not_owner", gettext_noop("Only the table's owner can start the match.")))
-def start_match(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-                issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "start_match",
+    lobby_visible=True,
+    may={Role.OWNER, Role.SYSTEM},
+    refusal=("not_owner", gettext_noop("Only the table's owner can start the match.")),
+)
+def start_match(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     if table.status == Table.Status.PLAYING:
         raise Refusal("already_playing", gettext_noop("The match has already started."))
     if any(seat.is_free for seat in seats):

@@ -3,6 +3,7 @@
 Rows are refreshed every HEARTBEAT while the socket lives and count only while fresh,
 so a crashed server's rows fade out by themselves.
 """
+
 from datetime import timedelta
 
 from django.utils import timezone

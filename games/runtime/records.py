@@ -2,6 +2,7 @@
 
 Called only from the write path (games/runtime/writer.py), inside its transaction.
 """
+
 from games.models import Bury, Hand, Match, MatchPlayer
 
 
@@ -52,9 +53,14 @@ def record_events(table, seq, applied, now) -> None:
         kind = event["type"]
         if kind == "hand_started":
             table._current_hand = Hand.objects.create(
-                match=current_match(table), number=facts["hand_no"], seed=applied.action.get("seed", ""),
-                deck=facts["deck"], level=facts["level"], dealer=facts["dealer"],
-                levels_before=facts["levels"], first_seq=seq,
+                match=current_match(table),
+                number=facts["hand_no"],
+                seed=applied.action.get("seed", ""),
+                deck=facts["deck"],
+                level=facts["level"],
+                dealer=facts["dealer"],
+                levels_before=facts["levels"],
+                first_seq=seq,
             )
         elif kind == "trump_fixed":
             hand = current_hand(table)
@@ -66,7 +72,9 @@ def record_events(table, seq, applied, now) -> None:
             hand.flipped = event["card"]
             hand.save(update_fields=["flipped"])
         elif kind == "buried":
-            Bury.objects.create(hand=current_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"])
+            Bury.objects.create(
+                hand=current_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"]
+            )
         elif kind == "hand_scored":
             _record_score(current_hand(table), event["result"], seq, now)
         elif kind == "match_won":
@@ -78,8 +86,18 @@ def record_events(table, seq, applied, now) -> None:
 
 
 def _record_score(hand, result, seq, now):
-    for name in ("trick_points", "kitty_points", "kitty_multiplier", "kitty_bonus", "penalties",
-                 "defenders_score", "levels_after", "level_change", "next_dealer", "declarations"):
+    for name in (
+        "trick_points",
+        "kitty_points",
+        "kitty_multiplier",
+        "kitty_bonus",
+        "penalties",
+        "defenders_score",
+        "levels_after",
+        "level_change",
+        "next_dealer",
+        "declarations",
+    ):
         setattr(hand, name, result[name])
     hand.last_seq = seq
     hand.finished_at = now

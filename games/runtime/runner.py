@@ -7,6 +7,7 @@ the rest are refused as stale: correctness never depends on this in-process stat
 (STYLE pitfall 7). A restarted server resumes a table's clock as soon as anyone
 reconnects, or at once under `manage.py runtables`.
 """
+
 import asyncio
 import contextlib
 import logging
@@ -80,10 +81,8 @@ def _next_step(loaded, now, looked: tuple[int, int] | None):
 async def _sleep_or_poke(table_id, seconds) -> bool:
     """Wait `seconds` or until poked; True when poked."""
     wakeup = _wakeups[table_id]
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(wakeup.wait(), timeout=max(0.0, seconds))
-    except TimeoutError:
-        pass
     poked = wakeup.is_set()
     wakeup.clear()
     return poked
@@ -140,12 +139,17 @@ async def _run(table_id: int, must_read: bool) -> None:
                     # Think in a worker thread of its own (no database), not under the row lock:
                     # the one decision of this step (the write path only checks the move).
                     move = await sync_to_async(play.bot_decide, thread_sensitive=False)(
-                        loaded=loaded, step_action=action, now=timezone.now(),
+                        loaded=loaded,
+                        step_action=action,
+                        now=timezone.now(),
                     )
                     action = {**action, "move": move} if move is not None else None
                 if action is not None:
                     outcome = await writer.table_act_async(
-                        table_id=table_id, action=action, expected_version=loaded.version, issuer=step.issuer,
+                        table_id=table_id,
+                        action=action,
+                        expected_version=loaded.version,
+                        issuer=step.issuer,
                     )
             if outcome is None:  # no bot declares now: look again at the next look (clock.due_step)
                 if step.look is not None:

@@ -2,6 +2,7 @@
 
 Each returns the `Applied` steps that writer.table_act logs like any other action.
 """
+
 from datetime import datetime
 
 from django.utils.translation import gettext_noop
@@ -21,8 +22,9 @@ def _position(action: dict) -> int:
 
 
 @command("sit", may={Role.SIGNED_IN}, lobby_visible=True)
-def sit(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-        issuer: Issuer, now: datetime) -> list[Applied]:
+def sit(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """Take a free seat, or move to another free seat before the match starts."""
     position = _position(action)
     target = seats[position]
@@ -42,10 +44,15 @@ def sit(*, table: Table, seats: list[Seat], game: engine.Game | None, action: di
     return [Applied({"type": "sit", "seat": position, "user": user.pk}, [{"type": "seated", "seat": position}])]
 
 
-@command("stand", may={Role.SEATED}, lobby_visible=True,
-         refusal=("not_seated", gettext_noop("You are not seated at this table.")))
-def stand(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-          issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "stand",
+    may={Role.SEATED},
+    lobby_visible=True,
+    refusal=("not_seated", gettext_noop("You are not seated at this table.")),
+)
+def stand(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     """Leave one's seat. During a match the player keeps the seat (see docs/table-runtime.md)."""
     current = seat_for(seats, user)
     if current is None:
@@ -57,10 +64,15 @@ def stand(*, table: Table, seats: list[Seat], game: engine.Game | None, action: 
     return [Applied({"type": "stand", "seat": current.position}, [{"type": "stood", "seat": current.position}])]
 
 
-@command("add_bot", may={Role.OWNER, Role.SYSTEM}, lobby_visible=True,
-         refusal=("not_owner", gettext_noop("Only the table's owner can add bots.")))
-def add_bot(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-            issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "add_bot",
+    may={Role.OWNER, Role.SYSTEM},
+    lobby_visible=True,
+    refusal=("not_owner", gettext_noop("Only the table's owner can add bots.")),
+)
+def add_bot(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     if not table.allow_bots:
         raise Refusal("bots_off", gettext_noop("This table does not allow bots."))
     level = action.get("level", Seat.Bot.BASIC)
@@ -75,10 +87,15 @@ def add_bot(*, table: Table, seats: list[Seat], game: engine.Game | None, action
     return [Applied({"type": "add_bot", "seat": position, "level": level}, [{"type": "seated", "seat": position}])]
 
 
-@command("remove_bot", may={Role.OWNER, Role.SYSTEM}, lobby_visible=True,
-         refusal=("not_owner", gettext_noop("Only the table's owner can remove bots.")))
-def remove_bot(*, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user,
-               issuer: Issuer, now: datetime) -> list[Applied]:
+@command(
+    "remove_bot",
+    may={Role.OWNER, Role.SYSTEM},
+    lobby_visible=True,
+    refusal=("not_owner", gettext_noop("Only the table's owner can remove bots.")),
+)
+def remove_bot(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
     if table.status == Table.Status.PLAYING:
         raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
     position = _position(action)

@@ -11,6 +11,7 @@ A version this process has not seen (another process wrote it) is simply read.
 Entries are shared between threads and must never be changed: callers that want
 to change one take `LoadedTable.rows_for_writing()`.
 """
+
 import copy
 from dataclasses import dataclass
 

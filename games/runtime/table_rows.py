@@ -7,6 +7,7 @@ runs about 100 actions a second (docs/performance.md). Values still go through t
 model fields' own adapters, so PostgreSQL and SQLite store exactly what the ORM would.
 Everything else (the rare writes of records.py, every read) uses the ORM.
 """
+
 from django.db import connection
 
 from games.models import Table, TableEvent
@@ -54,8 +55,9 @@ def save(table: Table, now) -> None:
 
 def append_event(*, table: Table, seq: int, hand, actor, source: str, action: dict, events: list, now) -> None:
     """INSERT one row of the append-only log (unique per table and seq)."""
-    row = TableEvent(table=table, seq=seq, hand=hand, actor=actor, source=source, action=action,
-                     events=events, created_at=now)
+    row = TableEvent(
+        table=table, seq=seq, hand=hand, actor=actor, source=source, action=action, events=events, created_at=now
+    )
     fields = _fields(TableEvent, EVENT_FIELDS)
     columns = ", ".join(_quote(field.column) for field in fields)
     placeholders = ", ".join(["%s"] * len(fields))

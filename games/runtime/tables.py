@@ -1,4 +1,5 @@
 """Creating tables (the only table write outside writer.table_act: nothing exists yet to lock)."""
+
 from django.db import transaction
 
 from games import events

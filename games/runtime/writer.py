@@ -11,6 +11,7 @@ The handlers register themselves (games/runtime/play.py, seating.py,
 games/moderation/tables.py) and are imported at start-up by `GamesConfig.ready`: this
 module imports none of them, nor any of its callers.
 """
+
 from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
@@ -33,8 +34,15 @@ class Outcome:
     lobby_visible: bool = False
 
 
-def table_act(*, table_id: int, action: dict, expected_version: int | None, user=None,
-              issuer: Issuer = Issuer.PLAYER, notify: bool = True) -> Outcome:
+def table_act(
+    *,
+    table_id: int,
+    action: dict,
+    expected_version: int | None,
+    user=None,
+    issuer: Issuer = Issuer.PLAYER,
+    notify: bool = True,
+) -> Outcome:
     """Apply one command to a table through the single write path."""
     with transaction.atomic():
         locked = table_rows.lock(table_id)
@@ -46,8 +54,11 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
         if expected_version is not None and expected_version != current:
             raise Refusal(
                 "stale_version",
-                gettext_noop("The table has moved on (version {current}, you acted on {expected}); your view is being refreshed."),
-                current=current, expected=expected_version,
+                gettext_noop(
+                    "The table has moved on (version {current}, you acted on {expected}); your view is being refreshed."
+                ),
+                current=current,
+                expected=expected_version,
             )
         if issuer is Issuer.PLAYER and (user is None or not user.is_authenticated):
             raise Refusal("login_required", gettext_noop("Please log in first."))
@@ -59,20 +70,26 @@ def table_act(*, table_id: int, action: dict, expected_version: int | None, user
             raise command.refuse()
         state_before = table.state
         now = timezone.now()
-        applied = command.handler(table=table, seats=seats, game=game, action=dict(action), user=user,
-                                  issuer=issuer, now=now)
+        applied = command.handler(
+            table=table, seats=seats, game=game, action=dict(action), user=user, issuer=issuer, now=now
+        )
         actor = user if issuer in (Issuer.PLAYER, Issuer.MODERATOR) else None
         for step in applied:
             table.version += 1
             records.record_events(table, table.version, step, now)  # first: it may start a hand
             table_rows.append_event(
-                table=table, seq=table.version, hand=records.current_hand(table), actor=actor,
-                source=issuer.value, action=step.action, events=step.events, now=now,
+                table=table,
+                seq=table.version,
+                hand=records.current_hand(table),
+                actor=actor,
+                source=issuer.value,
+                action=step.action,
+                events=step.events,
+                now=now,
             )
         table_rows.save(table, now)
         version = table.version
-        written = table_cache.LoadedTable(table=table, seats=seats,
-                                          game=_game_after(table, state_before, game, held))
+        written = table_cache.LoadedTable(table=table, seats=seats, game=_game_after(table, state_before, game, held))
         transaction.on_commit(lambda: table_cache.remember(written))  # before anyone is told
         lobby_visible = command.lobby_visible and bool(applied)
         if notify:  # else the caller tells everyone once this returns (table_act_async)

@@ -4,6 +4,7 @@ A table view shows up to ~60 cards and is rendered for every seat after every ac
 (and for every dealt card), so an `{% include %}` per card dominated the render time
 (docs/performance.md). The markup is the same for equal faces, so it is cached.
 """
+
 from functools import lru_cache
 
 from django import template
@@ -18,8 +19,15 @@ register = template.Library()
 @register.simple_tag
 def card(face: dict) -> str:
     return _card_html(
-        face["code"], face["rank"], face["symbol"], face["red"], face["joker"], face["big"],
-        face["trump"], bool(face.get("from_kitty")), get_language(),
+        face["code"],
+        face["rank"],
+        face["symbol"],
+        face["red"],
+        face["joker"],
+        face["big"],
+        face["trump"],
+        bool(face.get("from_kitty")),
+        get_language(),
     )
 
 
@@ -55,7 +63,9 @@ def _group_break_html(group: str) -> str:
 def _button_html(code: str, group: str, face_html: str) -> str:
     return format_html(
         '<button type="button" class="card-btn" data-card="{}" data-group="{}" aria-pressed="false">{}</button>',
-        code, group, face_html,
+        code,
+        group,
+        face_html,
     )
 
 
@@ -72,8 +82,14 @@ def _card_html(code, rank, symbol, red, joker, big, trump, from_kitty, _language
         extra += format_html('<span class="visually-hidden"> ({})</span>', _("trump"))
     if from_kitty:
         extra += format_html('<span class="kitty-mark">{}</span>', _("kitty"))
-    return mark_safe(format_html(
-        '<span class="{}" data-card="{}"><span class="pc-corner">{}</span>'
-        '<span class="pc-pip" aria-hidden="true">{}</span>{}</span>',
-        " ".join(classes), code, corner, "★" if joker else symbol, mark_safe(extra),
-    ))
+    return mark_safe(
+        format_html(
+            '<span class="{}" data-card="{}"><span class="pc-corner">{}</span>'
+            '<span class="pc-pip" aria-hidden="true">{}</span>{}</span>',
+            " ".join(classes),
+            code,
+            corner,
+            "★" if joker else symbol,
+            mark_safe(extra),
+        )
+    )

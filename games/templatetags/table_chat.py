@@ -1,5 +1,6 @@
 """`{% table_chat table as chat %}`: what the chat partial needs, so any page showing a
 table can include games/partials/chat.html without its view knowing about chat."""
+
 from urllib.parse import urlencode
 
 from django import template

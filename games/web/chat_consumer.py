@@ -5,6 +5,7 @@ rule as the table (`selectors.table_access`, re-checked on every post). On conne
 sends the recent lines, so a reconnect also repairs any line a dropped group message
 lost (STYLE pitfall 1). Every line is rendered by the escaped partial the page uses.
 """
+
 import json
 from datetime import datetime
 from urllib.parse import parse_qs

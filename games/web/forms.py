@@ -6,11 +6,17 @@ from games.models import Table
 
 class TableForm(forms.ModelForm):
     deal_pace_ms = forms.IntegerField(
-        label=_("Deal pace (ms per card)"), initial=150, min_value=50, max_value=2000,
+        label=_("Deal pace (ms per card)"),
+        initial=150,
+        min_value=50,
+        max_value=2000,
         help_text=_("50 is brisk, 150 leaves time to declare, 500 is leisurely."),
     )
     last_chance_ms = forms.IntegerField(
-        label=_("Last-chance window (ms)"), initial=2000, min_value=0, max_value=10000,
+        label=_("Last-chance window (ms)"),
+        initial=2000,
+        min_value=0,
+        max_value=10000,
         help_text=_("Time to declare after the last card is dealt (RULES §3.4); 0 fixes trump at once."),
     )
 

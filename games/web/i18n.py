@@ -1,4 +1,5 @@
 """Language of a websocket reader, and translation of refusals (Django i18n)."""
+
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header

@@ -1,4 +1,5 @@
 """The live lobby: a list of public tables that re-renders whenever any table changes."""
+
 import json
 
 from channels.db import database_sync_to_async

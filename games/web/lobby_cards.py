@@ -1,4 +1,5 @@
 """One lobby card per table, in words: seats (who, never cards), status, options, watchers."""
+
 from datetime import timedelta
 
 from django.utils import timezone
@@ -44,10 +45,14 @@ def table_options(table) -> list[str]:
         pace = _("Normal deal (%(ms)s ms a card)")
     else:
         pace = _("Slow deal (%(ms)s ms a card)")
-    limit = (ngettext("%(s)s second a turn", "%(s)s seconds a turn", table.turn_limit_s) % {"s": table.turn_limit_s}
-             if table.turn_limit_s else _("No turn time limit"))
+    limit = (
+        ngettext("%(s)s second a turn", "%(s)s seconds a turn", table.turn_limit_s) % {"s": table.turn_limit_s}
+        if table.turn_limit_s
+        else _("No turn time limit")
+    )
     return [
-        pace % {"ms": table.deal_pace_ms}, limit,
+        pace % {"ms": table.deal_pace_ms},
+        limit,
         _("Private") if table.is_private else _("Public"),
         _("Bots allowed") if table.allow_bots else _("No bots"),
     ]
@@ -65,7 +70,13 @@ def lobby_card(table, user=None) -> dict:
     else:
         action = "watch"
     return {
-        "table": table, "seats": seats, "taken": taken, "free": 4 - taken,
-        "state": state, "state_words": state_words, "options": table_options(table),
-        "watching": getattr(table, "watching", 0), "action": action,
+        "table": table,
+        "seats": seats,
+        "taken": taken,
+        "free": 4 - taken,
+        "state": state,
+        "state_words": state_words,
+        "options": table_options(table),
+        "watching": getattr(table, "watching", 0),
+        "action": action,
     }

@@ -4,6 +4,7 @@ The same partials serve the first page load and every websocket push (STYLE), so
 reload shows exactly what a push showed. Input is an engine view (RULES §9), which
 already holds only what this reader may see.
 """
+
 from collections import Counter
 
 from django.template.loader import render_to_string
@@ -59,8 +60,13 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     for place, position in around.items():
         seat = seats[position]
         player = {
-            "place": place, "position": position, "name": names[position], "team": position % 2,
-            "is_bot": bool(seat.bot), "autoplay": seat.autoplay, "is_free": seat.is_free,
+            "place": place,
+            "position": position,
+            "name": names[position],
+            "team": position % 2,
+            "is_bot": bool(seat.bot),
+            "autoplay": seat.autoplay,
+            "is_free": seat.is_free,
             "is_me": position == viewer_seat,
         }
         if view:
@@ -80,13 +86,15 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "dealer_name": _name(names, (view or {}).get("dealer")),
         "turn_name": _name(names, (view or {}).get("turn")),
         **hand_context(view, viewer_seat, ctx),
-        "table": table, "players": players,
+        "table": table,
+        "players": players,
         "trick_done": trick_done,
         "standing": _standing(view, names),
         "kitty": faces(view.get("kitty"), ctx) if view else [],
         "flipped": card_face(view["flipped"], ctx) if view and view.get("flipped") else None,
         "last_trick": _last_trick(view, ctx, names) if view else None,
-        "names": names, "is_owner": user.is_authenticated and user.pk == table.owner_id,
+        "names": names,
+        "is_owner": user.is_authenticated and user.pk == table.owner_id,
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": viewer_seat % 2 if viewer_seat is not None else None,
@@ -98,7 +106,8 @@ def hand_context(view, viewer_seat, ctx=None) -> dict:
     card a seat receives (games/web/table_consumer.py), hundreds of times a second on a busy server."""
     ctx = ctx or trump_context(view)
     return {
-        "view": view, "viewer_seat": viewer_seat,
+        "view": view,
+        "viewer_seat": viewer_seat,
         "hand": _hand_faces(view, ctx) if view else [],
         "declarations": _declaration_faces(view, ctx),
     }
@@ -116,8 +125,12 @@ def card_arrival(view, code: str, shown_declarations) -> dict:
     ctx = trump_context(view)
     # "counts": every seat's cards in hand now (public, RULES §9), so the page shows the
     # other seats' counts without knowing the deal order.
-    push = {"card": code, "index": view["hand"].index(code), "html": card_button(card_face(code, ctx)),
-            "counts": list(view["hand_counts"])}
+    push = {
+        "card": code,
+        "index": view["hand"].index(code),
+        "html": card_button(card_face(code, ctx)),
+        "counts": list(view["hand_counts"]),
+    }
     if view["can_declare"] != shown_declarations:
         context = {"declarations": _declaration_faces(view, ctx)}
         push["declare"] = render_to_string("games/partials/declare_options.html", context)
@@ -130,9 +143,13 @@ def trump_context(view):
 
 
 PHASES = {
-    "ready": gettext_lazy("waiting to deal"), "deal": gettext_lazy("dealing"),
-    "last_chance": gettext_lazy("last chance to declare"), "bury": gettext_lazy("dealer buries"),
-    "play": gettext_lazy("playing"), "scored": gettext_lazy("hand over"), "finished": gettext_lazy("match over"),
+    "ready": gettext_lazy("waiting to deal"),
+    "deal": gettext_lazy("dealing"),
+    "last_chance": gettext_lazy("last chance to declare"),
+    "bury": gettext_lazy("dealer buries"),
+    "play": gettext_lazy("playing"),
+    "scored": gettext_lazy("hand over"),
+    "finished": gettext_lazy("match over"),
 }
 
 
@@ -167,8 +184,12 @@ def _standing(view, names):
     standing = (view or {}).get("standing")
     if not standing or view.get("trump"):
         return None
-    return {"name": names[standing["seat"]], "symbol": SUITS.get(standing["trump"], ""),
-            "no_trump": standing["trump"] == "NT", "red": standing["trump"] in ("H", "D")}
+    return {
+        "name": names[standing["seat"]],
+        "symbol": SUITS.get(standing["trump"], ""),
+        "no_trump": standing["trump"] == "NT",
+        "red": standing["trump"] in ("H", "D"),
+    }
 
 
 def _name(names, seat):
@@ -181,17 +202,21 @@ def _named(view, names, ctx):
     throw = view.get("last_failed_throw")
     if throw:
         view["last_failed_throw"] = dict(
-            throw, name=names[throw["seat"]],
-            attempted_faces=faces(throw["attempted"], ctx), forced_faces=faces(throw["forced"], ctx),
+            throw,
+            name=names[throw["seat"]],
+            attempted_faces=faces(throw["attempted"], ctx),
+            forced_faces=faces(throw["forced"], ctx),
             # Announced while its trick is on the table (RULES §5.3: shown to all).
             current=throw.get("trick_no") == view["tricks_played"] + (1 if view["trick"] else 0),
         )
     if view.get("result"):
         result = view["result"]
         view["result"] = dict(
-            result, next_dealer_name=_name(names, result.get("next_dealer")),
+            result,
+            next_dealer_name=_name(names, result.get("next_dealer")),
             dealer_name=_name(names, result.get("dealer")),
-            kitty_faces=faces(result.get("kitty"), ctx), buried_faces=faces(result.get("buried"), ctx),
+            kitty_faces=faces(result.get("kitty"), ctx),
+            buried_faces=faces(result.get("buried"), ctx),
         )
     return view
 
@@ -209,7 +234,8 @@ def _last_trick(view, ctx, names):
         return None
     return {
         "plays": [{"name": names[seat], "cards": faces(cards, ctx)} for seat, cards in last["plays"]],
-        "winner": names[last["winner"]], "points": last["points"],
+        "winner": names[last["winner"]],
+        "points": last["points"],
     }
 
 
@@ -218,8 +244,12 @@ def render_regions(context: dict, regions=REGIONS) -> dict[str, str]:
 
 
 SHAPES = {
-    "single": gettext_lazy("single"), "pair": gettext_lazy("pair"), "tractor": gettext_lazy("tractor"),
-    "throw": gettext_lazy("throw"), "mixed": gettext_lazy("mixed suits"), "empty": gettext_lazy("nothing selected"),
+    "single": gettext_lazy("single"),
+    "pair": gettext_lazy("pair"),
+    "tractor": gettext_lazy("tractor"),
+    "throw": gettext_lazy("throw"),
+    "mixed": gettext_lazy("mixed suits"),
+    "empty": gettext_lazy("nothing selected"),
 }
 
 
@@ -230,7 +260,13 @@ def render_selection(result: dict) -> str:
         reason = _(result["reason_template"]).format(**result.get("params", {}))
     elif not result["legal"]:
         reason = result.get("reason") or ""
-    return render_to_string("games/partials/selection.html", {
-        "shape": SHAPES.get(result["shape"], result["shape"]), "length": result.get("length"),
-        "legal": result["legal"], "reason": reason, "is_throw": result["shape"] == "throw",
-    })
+    return render_to_string(
+        "games/partials/selection.html",
+        {
+            "shape": SHAPES.get(result["shape"], result["shape"]),
+            "length": result.get("length"),
+            "legal": result["legal"],
+            "reason": reason,
+            "is_throw": result["shape"] == "throw",
+        },
+    )

@@ -7,6 +7,7 @@ every socket, queued behind the writes there. At 100 busy tables that trip delay
 sockets touch the database only through `database_sync_to_async`, which already closes
 old connections around each call, so the trip buys nothing here.
 """
+
 from channels.consumer import get_handler_name
 
 

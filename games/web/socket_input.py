@@ -4,6 +4,7 @@ A per-socket flood budget (beyond it the socket is told why and closed with FLOO
 size limit, and JSON parsing with a clear error to that socket alone. Shared by the table and chat
 sockets, which differ only in their limits.
 """
+
 import json
 import time
 

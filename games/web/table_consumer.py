@@ -5,6 +5,7 @@ in games/rendering. Group messages carry only "changed, version N"; each socket
 renders its own seat's view from the database (RULES §9), so no private data ever
 travels through Redis.
 """
+
 import asyncio
 import json
 
@@ -94,7 +95,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     async def _act(self, action, version):
         try:
             await writer.table_act_async(
-                table_id=self.table_id, action=action, expected_version=version, user=self.user,
+                table_id=self.table_id,
+                action=action,
+                expected_version=version,
+                user=self.user,
                 issuer=Issuer.PLAYER,
             )
         except Refusal as rejected:
@@ -166,8 +170,16 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         restart every socket enters at once, one after another in that thread."""
         entry = selectors.socket_entry(user=self.user, table_id=self.table_id)
         loaded = table_cache.current(self.table_id, entry.version)
-        if loaded is None or entry.banned or not selectors.table_access(
-            table=loaded.table, user=self.user, invite_code=invite, seats=loaded.seats, kicked=entry.kicked,
+        if (
+            loaded is None
+            or entry.banned
+            or not selectors.table_access(
+                table=loaded.table,
+                user=self.user,
+                invite_code=invite,
+                seats=loaded.seats,
+                kicked=entry.kicked,
+            )
         ):
             return None
         watching = selectors.seat_for(loaded.seats, self.user) is None
@@ -212,7 +224,9 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         self.watching = watching
         if watching:
             await database_sync_to_async(presence.spectator_watch)(
-                table_id=self.table_id, channel_name=self.channel_name, user=self.user,
+                table_id=self.table_id,
+                channel_name=self.channel_name,
+                user=self.user,
             )
         else:
             await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)

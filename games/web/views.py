@@ -1,4 +1,5 @@
 """Thin HTTP views: lobby, table page, invite links."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -47,13 +48,14 @@ def play_now(request):
     name = _("%(name)s against bots") % {"name": request.user.username}
     try:
         with transaction.atomic():
-            table = table_create(owner=request.user, name=name[:Table._meta.get_field("name").max_length])
+            table = table_create(owner=request.user, name=name[: Table._meta.get_field("name").max_length])
             steps = [{"type": "sit", "seat": 0}]
             steps += [{"type": "add_bot", "seat": seat, "level": level} for seat, level in PLAY_NOW_BOTS]
             version = table.version
             for action in steps + [{"type": "start_match"}]:
-                version = writer.table_act(table_id=table.pk, action=action, expected_version=version,
-                                           user=request.user).version
+                version = writer.table_act(
+                    table_id=table.pk, action=action, expected_version=version, user=request.user
+                ).version
     except Refusal as refusal:
         reason = refusal_text(refusal)
         messages.error(request, _("Could not start a game: %(reason)s") % {"reason": reason})
@@ -77,10 +79,16 @@ def table_page(request, table_id: int):
     view = selectors.seat_view(table, seat)
     context = rendering.table_context(table=table, seats=seats, view=view, viewer_seat=seat, user=request.user)
     ws_path = f"/ws/table/{table.pk}/" + (f"?invite={invite}" if invite else "")
-    return render(request, "games/table.html", {
-        **context, "regions": rendering.render_regions(context), "ws_path": ws_path,
-        "invite_url": request.build_absolute_uri(table_url(table)),
-    })
+    return render(
+        request,
+        "games/table.html",
+        {
+            **context,
+            "regions": rendering.render_regions(context),
+            "ws_path": ws_path,
+            "invite_url": request.build_absolute_uri(table_url(table)),
+        },
+    )
 
 
 def invite(request, code: str):

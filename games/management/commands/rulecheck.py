@@ -2,6 +2,7 @@
 
 Thin wrapper around games.engine.casebook (see ../shared/rules-cases/README.md).
 """
+
 import sys
 
 from django.core.management.base import BaseCommand

@@ -3,6 +3,7 @@
 Useful for all-bot tables and right after a restart; safe beside web processes
 because every timed step carries the version it expects.
 """
+
 import asyncio
 
 from channels.db import database_sync_to_async
