@@ -1,12 +1,16 @@
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise  # a str or a lazy translation (stubs only)
 
-def language_choices() -> list[tuple[str, str]]:
+
+def language_choices() -> "list[tuple[str, _StrOrPromise]]":
     """ "" means: follow the browser (Accept-Language). A callable keeps LANGUAGES out of migrations."""
     return [("", _("Browser default")), *settings.LANGUAGES]
 

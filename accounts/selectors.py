@@ -1,18 +1,18 @@
 """Reads for accounts. Writes live in services.py."""
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User  # settings.AUTH_USER_MODEL (the default)
 from django.db.models import F
 
 from accounts.models import Ban, Kick, Mute, Profile
 
 
-def profile_language(*, user: AbstractBaseUser) -> str:
+def profile_language(*, user: User) -> str:
     """The user's stored UI language code, or "" (browser default / no profile yet)."""
     return Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
 
 
-def user_public_get(*, username: str) -> AbstractBaseUser | None:
+def user_public_get(*, username: str) -> User | None:
     """The active user shown at /accounts/u/<username>/, or None."""
     return get_user_model().objects.filter(username=username, is_active=True).first()
 

@@ -1,7 +1,7 @@
 """Writes for accounts: users, profiles and demo data. Keyword-only, `<entity>_<action>`."""
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User  # settings.AUTH_USER_MODEL (the default)
 from django.db import transaction
 
 from accounts.language import language_supported
@@ -19,7 +19,7 @@ def _check_language(language: str) -> str:
 
 
 @transaction.atomic
-def user_register(*, username: str, password: str, email: str = "", language: str = "") -> AbstractBaseUser:
+def user_register(*, username: str, password: str, email: str = "", language: str = "") -> User:
     """Create a user and their profile. The caller has validated username and password;
     `language` is "" (browser default) or a code from settings.LANGUAGES."""
     user = get_user_model().objects.create_user(username=username, email=email, password=password)
@@ -27,13 +27,13 @@ def user_register(*, username: str, password: str, email: str = "", language: st
     return user
 
 
-def profile_ensure(*, user: AbstractBaseUser) -> Profile:
+def profile_ensure(*, user: User) -> Profile:
     """The user's profile, created if missing (users made by createsuperuser or the admin)."""
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
 
 
-def profile_set_language(*, user: AbstractBaseUser, language: str) -> str:
+def profile_set_language(*, user: User, language: str) -> str:
     """Remember the user's UI language: "" (browser default) or a code from LANGUAGES.
 
     Raises ValueError for other codes. Returns the code stored.
@@ -47,7 +47,7 @@ def profile_set_language(*, user: AbstractBaseUser, language: str) -> str:
 
 
 @transaction.atomic
-def profile_update(*, user: AbstractBaseUser, language: str, email: str) -> str:
+def profile_update(*, user: User, language: str, email: str) -> str:
     """Save the settings page: preferred language and e-mail. Returns the stored language."""
     user.email = get_user_model().objects.normalize_email(email)
     user.save(update_fields=["email"])

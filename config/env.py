@@ -5,6 +5,7 @@ Kept apart from settings.py so the parsing is small, testable and obvious.
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -23,24 +24,28 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def database_from_url(url: str | None, base_dir: Path) -> dict:
+def database_from_url(url: str | None, base_dir: Path) -> dict[str, Any]:
     """DATABASE_URL → Django DATABASES['default'] (dj-database-url); SQLite when unset."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": base_dir / "db.sqlite3"}
-    return dj_database_url.parse(
-        url,
-        # Reusing connections halves the cost of each short DB call (STYLE pitfall 10).
-        conn_max_age=60,
-        # No health check: it is one more round trip ("SELECT 1") for every database call,
-        # made by the one database thread a server process has, and it cut a busy process's
-        # writes by a quarter (docs/performance.md). The price: after a database restart a
-        # thread's first call fails once (a socket reconnects; the clock retries), then
-        # Django replaces the broken connection.
-        conn_health_checks=False,
+    # parse() returns a TypedDict (DBConfig); the SQLite default above (its NAME a Path) is
+    # not one, so both come back as the plain settings dict Django takes.
+    return dict(
+        dj_database_url.parse(
+            url,
+            # Reusing connections halves the cost of each short DB call (STYLE pitfall 10).
+            conn_max_age=60,
+            # No health check: it is one more round trip ("SELECT 1") for every database call,
+            # made by the one database thread a server process has, and it cut a busy process's
+            # writes by a quarter (docs/performance.md). The price: after a database restart a
+            # thread's first call fails once (a socket reconnects; the clock retries), then
+            # Django replaces the broken connection.
+            conn_health_checks=False,
+        )
     )
 
 
-def channel_layer_from_url(url: str | None) -> dict:
+def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     """REDIS_URL → the Redis channel layer; the in-memory layer when unset."""
     if not url:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}

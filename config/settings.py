@@ -90,7 +90,7 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
-PERMISSIONS_POLICY = {  # a card game needs none of the browser's powerful features
+PERMISSIONS_POLICY: dict[str, list[str]] = {  # a card game needs none of the browser's powerful features
     "accelerometer": [],
     "camera": [],
     "display-capture": [],

@@ -7,10 +7,14 @@ for history pages; replays fold `TableEvent.action`s through the engine.
 """
 
 import secrets
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from games.engine import Game
 
 
 def new_invite_code() -> str:
@@ -46,6 +50,11 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    if TYPE_CHECKING:
+        # Not a field: the snapshot a handler just wrote with the game it came from
+        # (games.runtime.commands.game_store), popped by the write path after the write.
+        _stored_game: tuple[Any, Game]
 
     class Meta:
         ordering = ["-created_at"]

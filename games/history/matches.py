@@ -47,7 +47,7 @@ def user_matches(*, user):
 
 
 def player_name(player: MatchPlayer) -> str:
-    if player.user_id:
+    if player.user is not None:  # no query when user_id is None
         return player.user.username
     if player.bot:
         label = Seat.Bot(player.bot).label if player.bot in Seat.Bot.values else player.bot
@@ -117,7 +117,7 @@ def match_hands(match: Match, names: list[str]) -> list[dict]:
         if hand.is_finished:
             row.update(
                 {
-                    "dealer_team": hand.dealer % 2,
+                    "dealer_team": hand.dealer % 2 if hand.dealer is not None else None,  # set once trump is fixed
                     "trick_points": hand.trick_points,
                     "kitty_bonus": hand.kitty_bonus,
                     "kitty_points": hand.kitty_points,
@@ -151,7 +151,8 @@ def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
     if start is None:
         raise replay.ReplayError(f"no start_match before seq {hand.first_seq}")
     rows = log.filter(seq__gt=start).order_by("seq").values_list("seq", "action")
-    before, own = [], []
+    before: list[dict] = []
+    own: list[dict] = []
     for seq, action in rows:
         (own if seq >= hand.first_seq else before).append(action)
     return replay.engine_actions(before), replay.engine_actions(own)

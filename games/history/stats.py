@@ -37,7 +37,11 @@ def profile_stats(user) -> dict:
         as_defender=Count("pk", filter=~Q(dealer_team=F("my_team"))),
         defenders_average=Avg("defenders_score", filter=~Q(dealer_team=F("my_team"))),
     )
-    reached = {levels[str(team % 2)] for levels, team in hands.values_list("levels_after", "my_seat")}
+    reached = {
+        levels[str(team % 2)]
+        for levels, team in hands.values_list("levels_after", "my_seat")
+        if levels is not None  # set when a hand is scored, with finished_at
+    }
     latest = match_rows(user_matches(user=user)[:1], user=user)
     # A profile is public: private tables' matches (who played with whom) stay off it.
     recent = match_rows(user_matches(user=user).filter(table__is_private=False)[:RECENT_MATCHES], user=user)

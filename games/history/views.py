@@ -82,7 +82,7 @@ def hand_replay(request, hand_id: int):
         "tricks": [
             {"step": index, "n": frame.info["trick_no"], "winner": names[frame.seat], "points": frame.info["points"]}
             for index, frame in enumerate(frames)
-            if frame.kind == "trick_won"
+            if frame.kind == "trick_won" and frame.seat is not None  # a won trick has its winner's seat
         ],
         "names": names,
         **frame_context(frames[step], names),

@@ -4,6 +4,8 @@ Registered from the games app (`games/admin.py`) because its actions call the
 moderation services, which act on tables too; `accounts` imports nothing from games.
 """
 
+from typing import ClassVar
+
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
@@ -153,10 +155,18 @@ class ModeratedUserAdmin(ModeratorAccessMixin, UserAdmin):
 class SanctionAdmin(ReadOnlyAdmin):
     """Bans, mutes and kicks are made by the moderation services; here they are listed and lifted."""
 
-    list_display = ("user_link", "moderator", "reason", "created_at", "expires_at", "lifted_at", "active")
+    list_display: tuple[str, ...] = (
+        "user_link",
+        "moderator",
+        "reason",
+        "created_at",
+        "expires_at",
+        "lifted_at",
+        "active",
+    )
     list_filter = ("created_at", "expires_at", "lifted_at")
     search_fields = ("user__username", "moderator__username", "reason")
-    list_select_related = ("user", "moderator")
+    list_select_related: ClassVar[tuple[str, ...]] = ("user", "moderator")  # KickAdmin's lists more
     actions = ("lift",)
 
     @admin.display(description=_("user"), ordering="user__username")

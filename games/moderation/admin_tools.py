@@ -2,6 +2,7 @@
 read-only model admins, links between change pages, and admin actions that ask for a
 reason on an intermediate page before calling a moderation service."""
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
@@ -17,8 +18,13 @@ from games.engine import Refusal
 from games.moderation.forms import ReasonForm
 from games.web.i18n import refusal_text
 
+if TYPE_CHECKING:  # the mixin's super() is the ModelAdmin it is mixed into
+    _AdminBase = admin.ModelAdmin
+else:
+    _AdminBase = object
 
-class ModeratorAccessMixin:
+
+class ModeratorAccessMixin(_AdminBase):
     """Moderators (`accounts.moderate`) may view this model and run its moderation actions."""
 
     def has_moderate_permission(self, request) -> bool:

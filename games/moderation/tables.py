@@ -80,7 +80,8 @@ def kick(
     if target is None:
         raise Refusal("no_user", gettext_noop("No such player."))
     seat = next((s for s in seats if s.user_id == target.pk), None)
-    happened, effect = [], "removed"
+    happened: list[dict] = []
+    effect = "removed"
     if seat is not None:
         happened, effect = _free_seat(table, seat, reason, now)
     moderation_log_write(

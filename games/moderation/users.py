@@ -68,7 +68,7 @@ def moderation_notice(*, kind: str, template: str, reason: str, user_id: int | N
     `template` (gettext_noop) is translated by each socket into its reader's language
     (games.web.i18n.translate_notice); `message` is the untranslated fallback.
     """
-    notice = {
+    notice: dict[str, object] = {
         "type": kind,
         "message": template.format(reason=reason),
         "template": template,

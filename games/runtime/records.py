@@ -3,6 +3,8 @@
 Called only from the write path (games/runtime/writer.py), inside its transaction.
 """
 
+from typing import Any
+
 from games.models import Bury, Hand, Match, MatchPlayer
 
 
@@ -30,9 +32,26 @@ def current_hand(table) -> Hand | None:
     return table._current_hand
 
 
-def hand_facts(game, events) -> dict:
+def _open_match(table) -> Match:
+    """The match an engine event belongs to: the engine emits match and hand events only
+    during a match, so a table without one is a broken record, not a state to skip."""
+    match = current_match(table)
+    if match is None:
+        raise RuntimeError(f"table {table.pk}: a match event but no match on record")
+    return match
+
+
+def _open_hand(table) -> Hand:
+    """The hand a hand event belongs to (as `_open_match`)."""
+    hand = current_hand(table)
+    if hand is None:
+        raise RuntimeError(f"table {table.pk}: a hand event but no hand on record")
+    return hand
+
+
+def hand_facts(game, events) -> dict[str, Any]:
     """What the record needs from the engine state right after these events."""
-    facts = {}
+    facts: dict[str, Any] = {}
     if any(e["type"] == "hand_started" for e in events):
         facts["deck"] = list(game.deck)
         facts["level"] = game.level
@@ -53,7 +72,7 @@ def record_events(table, seq, applied, now) -> None:
         kind = event["type"]
         if kind == "hand_started":
             table._current_hand = Hand.objects.create(
-                match=current_match(table),
+                match=_open_match(table),
                 number=facts["hand_no"],
                 seed=applied.action.get("seed", ""),
                 deck=facts["deck"],
@@ -63,22 +82,20 @@ def record_events(table, seq, applied, now) -> None:
                 first_seq=seq,
             )
         elif kind == "trump_fixed":
-            hand = current_hand(table)
+            hand = _open_hand(table)
             hand.trump = event["trump"]
             hand.dealer = event["dealer"]
             hand.save(update_fields=["trump", "dealer"])
         elif kind == "kitty_flipped":
-            hand = current_hand(table)
+            hand = _open_hand(table)
             hand.flipped = event["card"]
             hand.save(update_fields=["flipped"])
         elif kind == "buried":
-            Bury.objects.create(
-                hand=current_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"]
-            )
+            Bury.objects.create(hand=_open_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"])
         elif kind == "hand_scored":
-            _record_score(current_hand(table), event["result"], seq, now)
+            _record_score(_open_hand(table), event["result"], seq, now)
         elif kind == "match_won":
-            match = current_match(table)
+            match = _open_match(table)
             match.winner_team = event["team"]
             match.finished_at = now
             match.final_levels = facts.get("levels_after")

@@ -121,7 +121,7 @@ async def _run(table_id: int, must_read: bool) -> None:
             loaded = await table_cache.latest(table_id, None if must_read else _heard.get(table_id, 0))
             must_read = False
             step = _next_step(loaded, timezone.now(), looked)
-            if step is None:
+            if step is None or loaded is None:  # no table, no step
                 # Nothing falls due: wait for news. After a quiet spell read the table again,
                 # in case news was lost on the way (group sends are at-most-once).
                 must_read = not await _sleep_or_poke(table_id, IDLE_RECHECK_S)
@@ -159,8 +159,9 @@ async def _run(table_id: int, must_read: bool) -> None:
                 continue
             _hear(table_id, outcome.version)
         except Refusal as rejected:
-            if rejected.code == "stale_version":  # someone else got there first: read it again
-                _hear(table_id, rejected.params["current"])
+            current = rejected.params.get("current")
+            if rejected.code == "stale_version" and isinstance(current, int):  # someone got there first: read it again
+                _hear(table_id, current)
             await asyncio.sleep(0.05)
         except asyncio.CancelledError:
             raise

@@ -7,6 +7,7 @@ sockets, which differ only in their limits.
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
@@ -20,6 +21,14 @@ class JsonInput:
     max_message_bytes = 4096
     budget_messages = 80  # per socket and window
     budget_window_s = 5.0
+
+    if TYPE_CHECKING:  # what the consumer this is mixed into provides (channels ships no types)
+
+        async def send(
+            self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+        ) -> None: ...
+
+        async def close(self, code: int | None = None, reason: str | None = None) -> None: ...
 
     async def read_message(self, text_data, bytes_data) -> dict | None:
         """The message as a dict with an "action", or None once the socket was answered."""
