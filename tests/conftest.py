@@ -26,6 +26,16 @@ def fast_and_isolated(settings):
 
 
 @pytest.fixture(autouse=True)
+def default_language_after():
+    """A test that renders in Chinese must not leave Chinese active for the next one."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def sync_thread_connections_closed():
     """Async tests reach the database through asgiref's one thread for sync code; close its
     connection after each test, or it still holds the test database when that is dropped."""
