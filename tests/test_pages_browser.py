@@ -16,6 +16,7 @@ from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromi
     SHOTS,
     TIMEOUT_MS,
     browser,
+    log_in,
     server,
     server_password_hashers,
 )
@@ -65,17 +66,6 @@ WIDTHS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
 def site(server):
     """Built before Playwright starts: its event loop would refuse the write path's sync calls."""
     return build_site(PASSWORD)
-
-
-def log_in(context, base, username):
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{base}/accounts/login/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('main button[type="submit"]')
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-    return page
 
 
 def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:

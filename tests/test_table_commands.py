@@ -14,6 +14,7 @@ from games.runtime import clock, table_cache, writer
 from games.runtime.commands import Issuer, Role, command_for, command_names
 from tests.conftest import make_table
 from tests.table_driver import with_bot_move
+from tests.test_table_clock import bot_table
 
 pytestmark = pytest.mark.django_db
 
@@ -93,16 +94,7 @@ def test_an_action_parses_the_stored_game_once_and_remembers_the_game_it_made(
 
 
 def test_a_bots_declaration_is_decided_once_and_outside_the_lock(players, monkeypatch):
-    owner = players[0]
-    table = make_table(owner, players=[owner], pace_ms=150)
-    for seat in (1, 2, 3):
-        writer.table_act(
-            table_id=table.pk,
-            action={"type": "add_bot", "seat": seat, "level": "basic"},
-            expected_version=None,
-            user=owner,
-        )
-    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=owner)
+    table = bot_table(players[0])
     decisions = []
     real = bots.declaration
     monkeypatch.setattr(bots, "declaration", lambda **kw: decisions.append(kw["seat"]) or real(**kw))

@@ -1,7 +1,7 @@
 """The table's websocket: parse → call the write path → render this reader's own view.
 
-Thin by design (STYLE): rules live in games/engine, writes in games/services, views
-in games/rendering. Group messages carry only "changed, version N"; each socket
+Thin by design (STYLE): rules live in games/engine, writes in games/runtime/writer.py, views
+in games/web/rendering.py. Group messages carry only "changed, version N"; each socket
 renders its own seat's view from the database (RULES §9), so no private data ever
 travels through Redis.
 """
