@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
+
 if TYPE_CHECKING:
     from games.engine import Game
 
@@ -128,7 +130,7 @@ class MatchPlayer(models.Model):
 
     @property
     def team(self) -> int:
-        return self.position % 2
+        return engine.team_of(self.position)
 
 
 class Hand(models.Model):

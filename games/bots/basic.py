@@ -58,7 +58,7 @@ def decide_declaration(obs: Observation) -> list[str] | None:
         strength, trump = found
         share = trump_share(mine, obs.level, trump)
         need = 0.24 if trump == "NT" else 0.5 - 0.08 * progress - (0.06 if end else 0.0)
-        if standing and standing[0] % 2 == obs.seat % 2:
+        if standing and engine.same_team(standing[0], obs.seat):
             need += 0.15  # partner's declaration stands: override only with a far better suit
         if share >= need and (best is None or (share, strength) > best[0]):
             best = ((share, strength), list(cards))
@@ -132,9 +132,9 @@ def lead_options(k: Knowledge) -> Scored:
     ctx, me = k.ctx, k.seat
     hand = k.hand
     groups = by_class(hand, ctx)
-    opps = [(me + 1) % 4, (me + 3) % 4]
-    partner = (me + 2) % 4
-    dealer_team = k.dealer is not None and me % 2 == k.dealer % 2
+    opps = [engine.next_seat(me), engine.next_seat(me, 3)]
+    partner = engine.partner_of(me)
+    dealer_team = k.dealer is not None and engine.same_team(me, k.dealer)
     options: list[tuple[float, Sequence[str]]] = []
     for lc, cards in groups.items():
         comps = split(cards, ctx)
@@ -233,8 +233,8 @@ def team_win_chance(k: Knowledge, info: TrickInfo, winner: int, best: tuple[int,
     wc = TRUMP if rank == 1 else lc
     risk = 0.0
     for i in range(played, 4):
-        t = (info.lead_seat + i) % 4
-        if t % 2 == winner % 2:
+        t = engine.next_seat(info.lead_seat, i)
+        if engine.same_team(t, winner):
             continue
         if wc == lc and lc != TRUMP:
             if lc not in k.voids[t] and not info.throw and _higher_unseen(k, lc, reqs, pairs, value):
@@ -274,10 +274,10 @@ def follow_scores(k: Knowledge, options: Sequence[list[str]]) -> Scored:
         pts = base + sum(POINTS[c] for c in play)
         winner, best = info.after(me, play)
         if played == 4:
-            p = 1.0 if winner % 2 == me % 2 else 0.0
+            p = 1.0 if engine.same_team(winner, me) else 0.0
         else:
             chance = team_win_chance(k, info, winner, best, played)
-            p = chance if winner % 2 == me % 2 else 1.0 - chance
+            p = chance if engine.same_team(winner, me) else 1.0 - chance
         score = (2 * p - 1) * pts + p * LEAD_VALUE - COST_WEIGHT * play_cost(play, counts, ctx)
         out.append((score, play))
     return out

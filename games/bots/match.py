@@ -145,7 +145,7 @@ def run_duplicate(
         deal_seed, dealer, level = f"{seed}:{i}", rng.randrange(4), rng.choice(DEAL_LEVELS)
         gained = points = 0
         for team_a in (0, 1):
-            seats = [a if s % 2 == team_a else b for s in range(4)]
+            seats = [a if engine.team_of(s) == team_a else b for s in range(4)]
             game = fresh_hand(deal_seed, dealer=dealer, level=level)
             play_rng = random.Random(f"{deal_seed}:{team_a}")
             result = play_hand(game, seats, play_rng, times, options)

@@ -46,7 +46,7 @@ class Observation:
 
     @property
     def partner(self) -> int:
-        return (self.seat + 2) % 4
+        return engine.partner_of(self.seat)
 
     @property
     def ctx(self) -> engine.TrumpContext:

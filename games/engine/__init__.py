@@ -5,13 +5,14 @@ Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported her
 
 from .actions import ACTION_TYPES, apply, check_play
 from .advice import classify, legal_declarations, legal_follows, legal_plays, sample_hand_play, sample_play
-from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUITS, full_deck, points
+from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUIT_SYMBOLS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
 from .errors import Refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import START_LEVELS, Game, deal_receiver
 from .order import TRUMP_CLASS, TrumpContext, context, sort_cards, standing_context
 from .scoring import hand_outcome, hand_score, is_defender, kitty_bonus, kitty_multiplier, level_change, penalty_delta
+from .seats import next_seat, partner_of, same_team, team_of
 from .shapes import Component, requirements, shape_of, split
 from .simulate import Playout
 from .tricks import check_throw, trick_points, trick_winner
@@ -26,6 +27,7 @@ __all__ = [
     "RANKS",
     "START_LEVELS",
     "SUITS",
+    "SUIT_SYMBOLS",
     "TRUMP_CLASS",
     "Component",
     "Game",
@@ -52,15 +54,19 @@ __all__ = [
     "legal_follows",
     "legal_plays",
     "level_change",
+    "next_seat",
+    "partner_of",
     "penalty_delta",
     "points",
     "requirements",
+    "same_team",
     "sample_hand_play",
     "sample_play",
     "shape_of",
     "sort_cards",
     "split",
     "standing_context",
+    "team_of",
     "trick_points",
     "trick_winner",
     "view",

@@ -16,6 +16,7 @@ from .follow import is_legal_follow, lead_refusal
 from .game import Game, TrickRecord, deal_receiver
 from .order import context
 from .scoring import hand_outcome, hand_score, is_defender, penalty_delta
+from .seats import next_seat, team_of
 from .tricks import FailedThrow, check_throw, trick_winner
 
 Action = Mapping[str, Any]  # a JSON object from a client, the clock, a bot or the log
@@ -245,7 +246,7 @@ def play(game: Game, action: Action) -> list[Event]:
     trick.append([seat, list(cards)])
     events.append({"type": "played", "seat": seat, "cards": list(cards)})
     if len(trick) < 4:
-        game.turn = (seat + 1) % 4
+        game.turn = next_seat(seat)
         return events
     return events + _finish_trick(game, trick, tricks)
 
@@ -284,7 +285,7 @@ def _finish_hand(game: Game, last: TrickRecord) -> list[Event]:
     result = {
         "hand_no": game.hand_no,
         "dealer": dealer,
-        "dealer_team": dealer % 2,
+        "dealer_team": team_of(dealer),
         "level": game.level,
         "trump": game.trump,
         "flipped": game.flipped,

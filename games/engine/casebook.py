@@ -17,6 +17,7 @@ from .follow import is_legal_follow
 from .game import Game
 from .order import context, sort_cards
 from .scoring import hand_outcome, kitty_bonus
+from .seats import team_of
 from .shapes import shape_of
 from .tricks import trick_points, trick_winner
 
@@ -29,7 +30,9 @@ def table(level: str, trump: str | None, dealer: int | None, hand_no: int = 2) -
     g.hand_no = hand_no
     g.dealer = dealer
     g.trump = trump
-    g.levels = {"0": level, "1": level} if dealer is None else {str(dealer % 2): level, str(1 - dealer % 2): "2"}
+    g.levels = (
+        {"0": level, "1": level} if dealer is None else {str(team_of(dealer)): level, str(1 - team_of(dealer)): "2"}
+    )
     g.hands = [[], [], [], []]
     g.areas = [[], [], [], []]
     g.declarations = []

@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from .cards import DEALT_CARDS, Play
 from .declare import Declaration, Standing
 from .order import TrumpContext, standing_context
+from .seats import next_seat, team_of
 
 # RULES §8.1: both teams start at level 2 (team -> rank); read-only, copy it to change it
 START_LEVELS: Mapping[str, str] = MappingProxyType({"0": "2", "1": "2"})
@@ -43,7 +44,7 @@ _MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt
 def deal_receiver(*, first: int, index: int) -> int:
     """The seat receiving the card at deal position `index` (0-based): one card each in
     turn from `first` on (RULES §1.3, §3.6)."""
-    return (first + index) % 4
+    return next_seat(first, index)
 
 
 class TrickRecord(TypedDict):
@@ -110,11 +111,11 @@ class Game:
         dealer is unknown during the deal, but both teams are then still at 2."""
         if self.dealer is None:
             return self.levels["0"]
-        return self.levels[str(self.dealer % 2)]
+        return self.levels[str(team_of(self.dealer))]
 
     @property
     def dealer_team(self) -> int | None:
-        return None if self.dealer is None else self.dealer % 2
+        return None if self.dealer is None else team_of(self.dealer)
 
     @property
     def first_hand(self) -> bool:

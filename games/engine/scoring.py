@@ -5,6 +5,7 @@ from typing import Any
 
 from .cards import RANKS, Play, next_level, points
 from .order import TrumpContext
+from .seats import next_seat, partner_of, same_team, team_of
 from .shapes import split
 
 MAX_KITTY_MULTIPLIER = 64  # RULES §6.1, decision V6
@@ -25,13 +26,13 @@ def kitty_bonus(last_lead: Sequence[str], kitty: Sequence[str], ctx: TrumpContex
 
 def is_defender(seat: int, dealer: int) -> bool:
     """Whether `seat` is on the defending team of a hand dealt by `dealer` (RULES §2.1)."""
-    return seat % 2 != dealer % 2
+    return not same_team(seat, dealer)
 
 
 def penalty_delta(*, seat: int, dealer: int, penalty: int) -> int:
     """A failed throw's penalty as a change to the defenders' score (RULES §5.3): it counts
     for the defenders when the dealer's team threw, against them when they did."""
-    return penalty if seat % 2 == dealer % 2 else -penalty
+    return penalty if same_team(seat, dealer) else -penalty
 
 
 def hand_score(
@@ -71,7 +72,7 @@ def hand_outcome(dealer: int, levels: Mapping[str, str], defenders_score: int) -
     `levels` maps team ("0"/"1") to rank before the hand. Returns {"levels", "next_dealer"
     (None when the match is won), "winner" (team or None), "level_change" {"team",
     "levels": levels actually gained after the A cap}}."""
-    dealer_team = dealer % 2
+    dealer_team = team_of(dealer)
     defenders = 1 - dealer_team
     side, steps = level_change(defenders_score)
     team = dealer_team if side == "dealer" else defenders
@@ -84,9 +85,9 @@ def hand_outcome(dealer: int, levels: Mapping[str, str], defenders_score: int) -
     if winner is not None:
         next_dealer = None
     elif side == "dealer":
-        next_dealer = (dealer + 2) % 4  # the dealer's partner (§8.2)
+        next_dealer = partner_of(dealer)  # the dealer's partner (§8.2)
     else:
-        next_dealer = (dealer + 1) % 4  # the player after the dealer (§8.2)
+        next_dealer = next_seat(dealer)  # the player after the dealer (§8.2)
     return {
         "levels": after,
         "next_dealer": next_dealer,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from .cards import points
 from .order import TrumpContext
 from .scoring import hand_score, is_defender, penalty_delta
+from .seats import next_seat
 from .tricks import check_throw, trick_winner
 
 
@@ -54,7 +55,7 @@ class Playout:
             hand.remove(c)
         trick.append((seat, played))
         if len(trick) < 4:
-            self.turn = (seat + 1) % 4
+            self.turn = next_seat(seat)
             return played
         winner = trick_winner(trick, self.ctx)
         if is_defender(winner, self.dealer):

@@ -87,7 +87,9 @@ def match_rows(matches, *, user) -> list[dict]:
             {
                 "match": match,
                 "position": me.position if me else None,
-                "partner": next((player_name(p) for p in seating if me and p.position == (me.position + 2) % 4), ""),
+                "partner": next(
+                    (player_name(p) for p in seating if me and p.position == engine.partner_of(me.position)), ""
+                ),
                 "opponents": [player_name(p) for p in seating if p.team != team],
                 "result": match_result(match, team if me else None),
                 "our_level": levels[str(team)],
@@ -117,7 +119,9 @@ def match_hands(match: Match, names: list[str]) -> list[dict]:
         if hand.is_finished:
             row.update(
                 {
-                    "dealer_team": hand.dealer % 2 if hand.dealer is not None else None,  # set once trump is fixed
+                    "dealer_team": engine.team_of(hand.dealer)
+                    if hand.dealer is not None
+                    else None,  # set once trump is fixed
                     "trick_points": hand.trick_points,
                     "kitty_bonus": hand.kitty_bonus,
                     "kitty_points": hand.kitty_points,

@@ -83,7 +83,7 @@ def frame_context(frame, names: list[str]) -> dict:
                 "position": seat,
                 "place": PLACES[seat],
                 "name": names[seat],
-                "team": seat % 2,
+                "team": engine.team_of(seat),
                 "is_dealer": view["dealer"] == seat,
                 "is_turn": view["turn"] == seat,
                 "hand": faces(view["hands"][str(seat)], ctx),

@@ -15,7 +15,7 @@ Only finished hands count; a running hand's numbers are not known yet anyway.
 from django.db.models import Avg, Count, F, Q
 from django.db.models.functions import Mod
 
-from games.engine import RANKS
+from games.engine import RANKS, team_of
 from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.models import Hand, MatchPlayer
 
@@ -38,7 +38,7 @@ def profile_stats(user) -> dict:
         defenders_average=Avg("defenders_score", filter=~Q(dealer_team=F("my_team"))),
     )
     reached = {
-        levels[str(team % 2)]
+        levels[str(team_of(team))]
         for levels, team in hands.values_list("levels_after", "my_seat")
         if levels is not None  # set when a hand is scored, with finished_at
     }

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy  # not aliased: makemessages o
 from games import engine
 from games.templatetags.cards import card_button
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
 
 
@@ -52,7 +52,12 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     """Everything the table templates need, laid out from the reader's point of view."""
     bottom = viewer_seat if viewer_seat is not None else 0
     # RULES §1.1: me at the bottom, my next player on my right, partner opposite.
-    around = {"bottom": bottom, "right": (bottom + 1) % 4, "top": (bottom + 2) % 4, "left": (bottom + 3) % 4}
+    around = {
+        "bottom": bottom,
+        "right": engine.next_seat(bottom),
+        "top": engine.partner_of(bottom),
+        "left": engine.next_seat(bottom, 3),
+    }
     names = seat_names(seats)
     ctx = trump_context(view)
     shown_trick, trick_done, winning = _table_trick(view, ctx)
@@ -63,7 +68,7 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
             "place": place,
             "position": position,
             "name": names[position],
-            "team": position % 2,
+            "team": engine.team_of(position),
             "is_bot": bool(seat.bot),
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
@@ -97,7 +102,7 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "is_owner": user.is_authenticated and user.pk == table.owner_id,
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
-        "my_team": viewer_seat % 2 if viewer_seat is not None else None,
+        "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
     }
 
 
