@@ -33,8 +33,8 @@ SIZES = {
 }
 LANGUAGES = ("en", "zh-hans")
 
-# Text laid out so narrow that it reads down, not across: a visible text node of more than
-# three characters whose lines hold three characters or fewer on average, or which wraps
+# Text laid out so narrow that it reads down, not across: a visible text node of two or more
+# characters whose lines hold three characters or fewer on average, or which wraps
 # inside a box narrower than 40 px. Visually hidden text (1 px boxes) does not count.
 SQUEEZED = """() => {
   const found = [];
@@ -42,7 +42,7 @@ SQUEEZED = """() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.replace(/\\s+/g, " ").trim();
     const box = node.parentElement;
-    if (text.length <= 3 || !box || !box.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+    if (text.length < 2 || !box || !box.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
     if (box.closest("script, style, option")) continue;
     let hidden = false;  // clipped away for screen readers only (.visually-hidden and the like)
     for (let el = box; el && !hidden; el = el.parentElement) hidden = getComputedStyle(el).clip !== "auto";
