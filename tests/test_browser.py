@@ -294,7 +294,6 @@ def test_four_browsers_play_a_complete_hand(server, browser):
 
 
 def play_a_hand(server, browser, watch):
-    started = time.monotonic()
     for old_shot in SHOTS.glob("*.png"):
         old_shot.unlink()
     for name in NAMES:
@@ -483,7 +482,6 @@ def play_a_hand(server, browser, watch):
     for context in contexts:
         context.close()
     assert 0 <= deal_counts[0] < deal_counts[1] <= 100, f"the dealt count did not grow during the deal: {deal_counts}"
-    assert time.monotonic() - started < 150
 
 
 def illegal_selection(game, seat) -> list[str] | None:
