@@ -312,6 +312,7 @@ def play_a_hand(server, browser, watch):
     owner.fill('input[name="name"]', "Browser table")
     owner.fill('input[name="deal_pace_ms"]', "50")
     owner.fill('input[name="last_chance_ms"]', "1500")
+    owner.select_option('select[name="turn_limit_s"]', "60")  # a public table has a turn limit
     owner.click('form[action="/tables/new/"] button[type="submit"]')
     owner.wait_for_url(re.compile(r"/tables/\d+/$"))
     table_id = int(re.search(r"/tables/(\d+)/", owner.url).group(1))

@@ -40,3 +40,15 @@ def test_the_menu_lists_the_pages_of_a_logged_in_player(client):
         assert f'href="{reverse(name)}"' in html
     assert f'href="{reverse("my_matches")}" aria-current="page"' in html
     assert 'aria-controls="site-menu"' in html and 'id="site-menu"' in html
+
+
+def test_a_public_table_gets_a_turn_limit_and_only_a_private_one_may_have_none(client):
+    client.force_login(make_user("mei"))
+    assert '<option value="30" selected>' in client.get(reverse("lobby")).text  # the default
+    form = {"name": "t", "deal_pace_ms": 150, "last_chance_ms": 2000, "allow_bots": "on"}
+    refused = client.post(reverse("create_table"), {**form, "turn_limit_s": 0})
+    assert refused.status_code == 400 and not Table.objects.exists()
+    assert "A public table needs a turn limit" in refused.text
+    client.post(reverse("create_table"), {**form, "turn_limit_s": 0, "is_private": "on"})
+    client.post(reverse("create_table"), {**form, "turn_limit_s": 15})
+    assert sorted(Table.objects.values_list("is_private", "turn_limit_s")) == [(False, 15), (True, 0)]

@@ -23,6 +23,7 @@ def test_play_now_seats_the_user_with_three_bots_and_starts_the_deal(client):
     assert seats[0].user == user and not seats[0].bot
     assert [seat.bot for seat in seats[1:]] == [Seat.Bot.STRONG] * 3
     assert table.status == Table.Status.PLAYING and table.state is not None
+    assert not table.is_private and table.turn_limit_s == 30  # public: a bot plays for an absent player
     assert table.state["phase"] == "deal" and table.deal_started_at is not None
     assert Match.objects.filter(table=table).count() == 1 and table.matches.get().hands.count() == 1
     # Through the one write path: every step is in the table's log, as the owner.

@@ -16,7 +16,7 @@ from games.models import Seat, Table
 from games.runtime import writer
 from games.runtime.tables import table_create
 from games.web import rendering
-from games.web.forms import TableForm
+from games.web.forms import PUBLIC_TURN_LIMIT_S, TableForm
 from games.web.i18n import refusal_text
 from games.web.lobby import lobby_rows
 
@@ -48,7 +48,11 @@ def play_now(request):
     name = _("%(name)s against bots") % {"name": request.user.username}
     try:
         with transaction.atomic():
-            table = table_create(owner=request.user, name=name[: Table._meta.get_field("name").max_length])
+            table = table_create(
+                owner=request.user,
+                name=name[: Table._meta.get_field("name").max_length],
+                turn_limit_s=PUBLIC_TURN_LIMIT_S,  # a public table: a bot plays for an absent player
+            )
             steps = [{"type": "sit", "seat": 0}]
             steps += [{"type": "add_bot", "seat": seat, "level": level} for seat, level in PLAY_NOW_BOTS]
             version = table.version
