@@ -105,7 +105,7 @@ def test_my_matches_lists_the_users_matches_only_newest_first(people):
     assert [row["result"] for row in rows] == ["playing", "aborted", "lost", "won"]
     assert rows[0]["partner"] == "eve" and sorted(rows[0]["opponents"]) == ["dan", "fay"]
     assert (rows[0]["our_level"], rows[0]["their_level"]) == ("2", "4")  # after the last finished hand
-    assert rows[1]["partner"] == "cat" and rows[1]["opponents"] == ["Bot (basic bot)"] * 2
+    assert rows[1]["partner"] == "cat" and rows[1]["opponents"] == ["East · basic bot", "West · basic bot"]
     assert rows[2]["partner"] == "cat" and sorted(rows[2]["opponents"]) == ["bob", "dan"]
     assert (rows[2]["our_level"], rows[2]["their_level"]) == ("J", "A")
     assert (rows[3]["our_level"], rows[3]["their_level"]) == ("A", "9")

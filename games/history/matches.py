@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.history import replay
 from games.models import Hand, Match, MatchPlayer, Seat, TableEvent
+from games.web.names import bot_name
 
 START_LEVELS = engine.START_LEVELS  # RULES §8.1
 
@@ -51,7 +52,7 @@ def player_name(player: MatchPlayer) -> str:
         return player.user.username
     if player.bot:
         label = Seat.Bot(player.bot).label if player.bot in Seat.Bot.values else player.bot
-        return _("Bot (%(level)s)") % {"level": label}
+        return bot_name(position=player.position, level=label)
     return _("(left)")
 
 

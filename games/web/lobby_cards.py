@@ -4,11 +4,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from games.models import Table
+from games.web.names import SEAT_NAMES
 
-SEAT_NAMES = (gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"))
 # A running table whose clock is this late, or where nothing happened for this long, has
 # nobody driving it: the clock runs only while someone is connected (games/runtime/runner.py).
 CLOCK_LATE = timedelta(seconds=30)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy  # not aliased: makemessages o
 
 from games import engine
 from games.templatetags.cards import card_button
+from games.web.names import bot_name
 
 SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
@@ -42,7 +43,7 @@ def seat_names(seats) -> list[str]:
         if seat.user_id:
             names.append(seat.user.username)
         elif seat.bot:
-            names.append(_("Bot (%(level)s)") % {"level": seat.get_bot_display()})
+            names.append(bot_name(position=seat.position, level=seat.get_bot_display()))
         else:
             names.append("")
     return names
