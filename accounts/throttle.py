@@ -26,6 +26,17 @@ def _window() -> int:
     return getattr(settings, "LOGIN_THROTTLE_WINDOW", DEFAULT_WINDOW)
 
 
+def count_in_window(key: str, window: int) -> int:
+    """One more in a fixed window of `window` seconds that starts at the first count; the
+    new total. Shared by the login, password-reset and chat limits; atomic in Redis."""
+    cache.add(key, 0, window)
+    try:
+        return cache.incr(key)  # atomic in Redis; keeps the key's expiry
+    except ValueError:  # the window expired between add() and incr()
+        cache.set(key, 1, window)
+        return 1
+
+
 def client_ip(request: HttpRequest) -> str:
     """The client's address. Behind a reverse proxy, set LOGIN_THROTTLE_IP_META to the
     META key the proxy fills in reliably (e.g. "HTTP_X_REAL_IP"); never trust a header
@@ -37,9 +48,12 @@ def client_ip(request: HttpRequest) -> str:
 def _subject_keys(*, username: str, ip: str) -> list[str]:
     # Usernames are case-folded (Alice and alice share a counter) and hashed so any
     # Unicode or length is a safe cache key.
-    user_digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    ip_digest = hashlib.sha256(ip.encode()).hexdigest()[:32]
-    return [f"accounts:login-fail:user:{user_digest}", f"accounts:login-fail:ip:{ip_digest}"]
+    return [f"accounts:login-fail:user:{_digest(username)}", f"accounts:login-fail:ip:{_digest(ip)}"]
+
+
+def _digest(subject: str) -> str:
+    """A safe cache key part for any text (an address is case-folded like a username)."""
+    return hashlib.sha256(subject.strip().casefold().encode()).hexdigest()[:32]
 
 
 def login_throttle_wait(*, username: str, ip: str) -> int:
@@ -58,12 +72,7 @@ def login_failure_record(*, username: str, ip: str) -> None:
     """Count one failed login against both the username and the IP."""
     now, window = time.time(), _window()
     for key in _subject_keys(username=username, ip=ip):
-        cache.add(f"{key}:start", now, window)
-        cache.add(f"{key}:count", 0, window)
-        try:
-            cache.incr(f"{key}:count")  # atomic in Redis; keeps the key's expiry
-        except ValueError:  # the window expired between add() and incr()
-            cache.set(f"{key}:count", 1, window)
+        if count_in_window(f"{key}:count", window) == 1:  # the first failure starts the window
             cache.set(f"{key}:start", now, window)
 
 
@@ -85,20 +94,8 @@ def password_reset_allowed(*, email: str, ip: str) -> bool:
     """Count one reset request against the address and the client; False once either is
     over its limit. Every address counts, known or not, so the answer says nothing about
     which addresses have accounts."""
-    email_digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
-    ip_digest = hashlib.sha256(ip.encode()).hexdigest()[:32]
     counts = [
-        (_count_in_window(f"accounts:reset:email:{email_digest}", RESET_WINDOW), RESET_LIMIT_PER_ADDRESS),
-        (_count_in_window(f"accounts:reset:ip:{ip_digest}", RESET_WINDOW), RESET_LIMIT_PER_IP),
+        (count_in_window(f"accounts:reset:email:{_digest(email)}", RESET_WINDOW), RESET_LIMIT_PER_ADDRESS),
+        (count_in_window(f"accounts:reset:ip:{_digest(ip)}", RESET_WINDOW), RESET_LIMIT_PER_IP),
     ]
     return all(count <= limit for count, limit in counts)
-
-
-def _count_in_window(key: str, window: int) -> int:
-    """One more in a fixed window that starts at the first count; the new total."""
-    cache.add(key, 0, window)
-    try:
-        return cache.incr(key)  # atomic in Redis; keeps the key's expiry
-    except ValueError:  # the window expired between add() and incr()
-        cache.set(key, 1, window)
-        return 1

@@ -17,10 +17,10 @@ setting `ChatMessage.deleted` / `deleted_by` and then calling
 """
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from accounts.throttle import count_in_window
 from games import events
 from games.engine import Refusal
 from games.models import ChatMessage, Table
@@ -52,13 +52,7 @@ def chat_rate_key(user) -> str:
 def _spend_rate(user) -> None:
     """Count one line against the user's window; refuse once the window is full."""
     key, window = chat_rate_key(user), _rate_window()
-    cache.add(key, 0, window)
-    try:
-        count = cache.incr(key)  # atomic in Redis; keeps the key's expiry
-    except ValueError:  # the window expired between add() and incr()
-        cache.set(key, 1, window)
-        count = 1
-    if count > _rate_limit():
+    if count_in_window(key, window) > _rate_limit():
         raise Refusal(
             "rate_limited",
             gettext_noop("You are sending messages too quickly: at most {limit} every {window} seconds."),
