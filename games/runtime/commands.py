@@ -20,9 +20,11 @@ from django.utils.translation import gettext_noop
 
 from games import engine
 from games.engine import Refusal
+from games.engine.seats import SEATS
 from games.models import Seat, Table
 
-MAX_CARDS = 33  # the most a seat ever holds (the dealer with the kitty, RULES §4.1)
+# The most a seat ever holds: its share of the deal plus the kitty (the dealer, RULES §4.1).
+MAX_CARDS = engine.DEALT_CARDS // SEATS + engine.KITTY_SIZE
 
 
 def is_card_list(value: object) -> bool:
