@@ -95,6 +95,17 @@ class ProfileSettingsForm(forms.Form):
         required=False,
         help_text=_("Used only for password reset e-mails."),
     )
+    sound = forms.BooleanField(label=_("Sounds at the table"), required=False)
+    four_colour = forms.BooleanField(
+        label=_("Four-colour deck"),
+        required=False,
+        help_text=_("♠ black, ♥ red, ♦ blue, ♣ green: suits told apart without relying on red and black."),
+    )
+    play_forced = forms.BooleanField(
+        label=_("Play forced moves for me"),
+        required=False,
+        help_text=_("When only one legal play exists, it is played for you at once."),
+    )
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):

@@ -29,6 +29,18 @@ class Profile(models.Model):
         choices=language_choices,
         help_text=_("Language of the site for this player; empty follows the browser."),
     )
+    # At the table (docs/table-ui.md): remembered per account, so every device plays alike.
+    sound = models.BooleanField(_("sounds at the table"), default=True)
+    four_colour = models.BooleanField(
+        _("four-colour deck"),
+        default=False,
+        help_text=_("♠ black, ♥ red, ♦ blue, ♣ green: suits told apart without relying on red and black."),
+    )
+    play_forced = models.BooleanField(
+        _("play forced moves for me"),
+        default=False,
+        help_text=_("When only one legal play exists, it is played for you at once."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

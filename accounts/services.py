@@ -46,12 +46,31 @@ def profile_set_language(*, user: User, language: str) -> str:
     return code
 
 
+PREFERENCES = ("sound", "four_colour", "play_forced")  # Profile's on/off choices for the table
+
+
 @transaction.atomic
-def profile_update(*, user: User, language: str, email: str) -> str:
-    """Save the settings page: preferred language and e-mail. Returns the stored language."""
+def profile_update(*, user: User, language: str, email: str, **preferences: bool) -> str:
+    """Save the settings page: preferred language, e-mail and the table preferences.
+    Returns the stored language."""
     user.email = get_user_model().objects.normalize_email(email)
     user.save(update_fields=["email"])
+    profile_set_preferences(user=user, **preferences)
     return profile_set_language(user=user, language=language)
+
+
+def profile_set_preferences(*, user: User, **preferences: bool) -> Profile:
+    """Set some of the on/off PREFERENCES (a toggle at the table sets one). Unknown names are refused."""
+    unknown = set(preferences) - set(PREFERENCES)
+    if unknown:
+        raise ValueError(f"unknown preferences: {sorted(unknown)}")
+    profile = profile_ensure(user=user)
+    changed = [name for name, on in preferences.items() if getattr(profile, name) != bool(on)]
+    for name in changed:
+        setattr(profile, name, bool(preferences[name]))
+    if changed:
+        profile.save(update_fields=[*changed, "updated_at"])
+    return profile
 
 
 def demo_users_ensure() -> list[str]:

@@ -6,6 +6,7 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,7 +20,7 @@ from accounts.forms import (
 )
 from accounts.language import language_cookie_delete, language_cookie_set, language_supported
 from accounts.selectors import profile_language
-from accounts.services import profile_ensure, profile_update, user_register
+from accounts.services import PREFERENCES, profile_ensure, profile_set_preferences, profile_update, user_register
 
 
 class LoginView(auth_views.LoginView):
@@ -75,10 +76,15 @@ def register(request):
 def account_settings(request):
     current = profile_ensure(user=request.user)
     initial = {"language": current.language, "email": request.user.email}
+    initial |= {name: getattr(current, name) for name in PREFERENCES}
     form = ProfileSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         language = profile_update(
-            user=request.user, language=form.cleaned_data["language"], email=form.cleaned_data["email"]
+            user=request.user,
+            language=data["language"],
+            email=data["email"],
+            **{name: data[name] for name in PREFERENCES},
         )
         if language:
             translation.activate(language)
@@ -90,3 +96,15 @@ def account_settings(request):
             language_cookie_delete(response)
         return response
     return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["POST"])
+def preference_toggle(request):
+    """One on/off preference from a toggle on a page (the table's sound button): `name`
+    and `on` ("1" or "0"). Answers JSON; anything else is refused and changes nothing."""
+    name, on = request.POST.get("name"), request.POST.get("on")
+    if name not in PREFERENCES or on not in ("0", "1"):
+        return JsonResponse({"error": _("Unknown preference.")}, status=400)
+    profile = profile_set_preferences(user=request.user, **{name: on == "1"})
+    return JsonResponse({name: getattr(profile, name)})

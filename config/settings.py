@@ -67,6 +67,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "django.template.context_processors.csp",  # csp_nonce for the few inline scripts
+                "accounts.context_processors.preferences",  # four-colour deck, sounds
             ],
         },
     },

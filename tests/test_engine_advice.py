@@ -3,7 +3,7 @@
 import random
 from collections import Counter
 
-from games.engine import classify, is_legal_follow, legal_plays, sample_play
+from games.engine import classify, forced_play, is_legal_follow, legal_plays, sample_play
 from games.engine.casebook import table
 
 
@@ -101,3 +101,22 @@ def test_sample_play_lead_is_one_suit_class():
         assert c["legal"], (p, c)
         shapes.add(c["shape"])
     assert {"single", "pair", "tractor", "throw"} <= shapes
+
+
+def test_forced_play_only_when_one_legal_play_exists():  # §5.4
+    lead = ["S9", "S9", "S8", "S8"]
+    # Holding one tractor in the led suit and other spades, the tractor must be played.
+    forced = ["SQ", "SQ", "SJ", "SJ", "S3", "S3", "S5", "D5", "H2"]
+    g = play_table([lead, forced, [], []], turn=1, trick=[(0, lead)])
+    assert forced_play(g, 1) == ["SQ", "SQ", "SJ", "SJ"]
+    # Two spades for a four-card lead: both spades, and a choice of the other two cards.
+    g = play_table([lead, ["S3", "S4", "D5", "D6", "C7"], [], []], turn=1, trick=[(0, lead)])
+    assert forced_play(g, 1) is None
+    # Exactly the spades needed: forced.
+    g = play_table([lead, ["S3", "S4", "S6", "SK", "D6"], [], []], turn=1, trick=[(0, lead)])
+    assert forced_play(g, 1) == g.ctx.sort(["S3", "S4", "S6", "SK"])
+    # A lead from a last card is forced; from a pair (single or pair?) it is not.
+    assert forced_play(play_table([["D6"], [], [], []], turn=0), 0) == ["D6"]
+    assert forced_play(play_table([["D6", "D6"], [], [], []], turn=0), 0) is None
+    # Not this seat's turn: nothing is forced on it.
+    assert forced_play(play_table([["D6"], ["D7"], [], []], turn=0), 1) is None

@@ -3,7 +3,7 @@
 import json
 import random
 
-from games.engine import Game, apply, sample_play, view
+from games.engine import Game, apply, points, sample_play, view
 
 
 def game_at(phase, seed="v"):
@@ -53,6 +53,7 @@ KEYS = {
     "result",
     "winner",
     "tricks_played",
+    "point_cards",
     "can_declare",
 }
 
@@ -151,3 +152,16 @@ def test_view_context_is_the_hands_own_after_scoring_and_the_standing_before_tru
             assert view_context(v) is context(g.result["level"], g.result["trump"])
             return
     raise AssertionError("no hand moved the dealer's level")
+
+
+def test_point_cards_are_the_counting_cards_each_team_won():  # §1.2, §7.1, §9
+    g = game_at("scored")
+    for seat in (None, 0, 1, 2, 3):
+        won = view(g, seat)["point_cards"]
+        expected = [[], []]
+        for trick in g.tricks:
+            cards = [c for _seat, played in trick["plays"] for c in played]
+            expected[trick["winner"] % 2] += [c for c in cards if c[1:] in ("5", "10", "K")]
+        assert won == expected
+    # With the buried kitty's points, the hand's 200 (two decks of 5s, 10s and Ks, §7.2).
+    assert sum(points(cards) for cards in won) + points(g.buried) == 200

@@ -4,7 +4,15 @@ Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported her
 """
 
 from .actions import ACTION_TYPES, apply, check_play
-from .advice import classify, legal_declarations, legal_follows, legal_plays, sample_hand_play, sample_play
+from .advice import (
+    classify,
+    forced_play,
+    legal_declarations,
+    legal_follows,
+    legal_plays,
+    sample_hand_play,
+    sample_play,
+)
 from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUIT_SYMBOLS, SUITS, full_deck, points
 from .declare import check_declaration, declaration_of
 from .errors import Refusal
@@ -42,6 +50,7 @@ __all__ = [
     "context",
     "deal_receiver",
     "declaration_of",
+    "forced_play",
     "full_deck",
     "hand_outcome",
     "hand_score",

@@ -35,6 +35,7 @@ def classify(game: Game, seat: int | None, cards: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "shape": shape["shape"],
         "length": shape.get("length"),
+        "lead": game.phase == "play" and not game.trick,  # a several-shape lead is a throw (§5.3)
         "legal": False,
         "code": None,
         "reason": None,
@@ -200,6 +201,13 @@ def legal_plays(game: Game, seat: int, limit: int = FOLLOW_LIMIT) -> list[list[s
                         throws += 1
         return plays
     return [ctx.sort(p) for p in legal_follows(game.trick[0][1], hand, ctx, limit=limit) or ()]
+
+
+def forced_play(game: Game, seat: int) -> list[str] | None:
+    """The only legal play `seat` has now (RULES §5.4: e.g. its last cards of the led suit,
+    or the last trick), or None when it has a choice or it is not its turn."""
+    plays = legal_plays(game, seat, limit=2)
+    return plays[0] if len(plays) == 1 else None
 
 
 # --- sampling -----------------------------------------------------------------

@@ -9,13 +9,23 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .advice import legal_declarations
-from .cards import DEALT_CARDS
+from .cards import DEALT_CARDS, points
 from .game import Game
 from .order import TrumpContext, context, standing_context
+from .seats import team_of
 
 
 def _sorted(game: Game, cards: Iterable[str]) -> list[str]:
     return game.ctx.sort(cards)
+
+
+def _point_cards(tricks: Iterable[Mapping[str, Any]]) -> list[list[str]]:
+    """The 5s, 10s and Ks each team (0: North–South, 1: East–West) has won in tricks so
+    far, in the order they were won (RULES §1.2, §7.1). Every play is public (§9)."""
+    won: list[list[str]] = [[], []]
+    for trick in tricks:
+        won[team_of(trick["winner"])] += [c for _seat, cards in trick["plays"] for c in cards if points([c])]
+    return won
 
 
 def _kitty_for(game: Game, seat: int | None) -> list[str] | None:
@@ -69,6 +79,7 @@ def view(game: Game, seat: int | None, *, reveal: bool = False) -> dict[str, Any
         "result": game.result if over else None,
         "winner": game.winner,
         "tricks_played": len(tricks),
+        "point_cards": _point_cards(tricks),
         "can_declare": (
             legal_declarations(game, seat) if seat is not None and game.phase in ("deal", "last_chance") else []
         ),

@@ -95,17 +95,36 @@ def player_move(
 ) -> list[Applied]:
     """A seated player's engine action, for the seat the user sits in (never a client's claim)."""
     game = _require_playing(table, game)
+    seat = _players_seat(seats, user)
+    cards = action.get("cards")
+    if not is_card_list(cards):
+        raise Refusal("bad_action", gettext_noop("An action needs a list of cards."))
+    move = {"type": action["type"], "seat": seat.position, "cards": cards}
+    return _run_engine(table, game, _catch_up_deal(table, game, now) + [move], now)
+
+
+@command("play_forced", may={Role.SEATED}, refusal=NOT_SEATED)
+def forced_move(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
+    """The player's only legal play, played for them (their setting "play forced moves for
+    me", docs/table-ui.md): the server, not the page, decides that it is the only one."""
+    game = _require_playing(table, game)
+    seat = _players_seat(seats, user)
+    cards = engine.forced_play(game, seat.position) if game.phase == "play" else None
+    if cards is None:
+        raise Refusal("not_forced", gettext_noop("You have a choice of plays: pick your cards."))
+    return _run_engine(table, game, [{"type": "play", "seat": seat.position, "cards": cards}], now)
+
+
+def _players_seat(seats: list[Seat], user) -> Seat:
     seat = selectors.seat_for(seats, user)
     if seat is None:
         raise Refusal(*NOT_SEATED)
     if seat.autoplay:
         seat.autoplay = False  # the player is back: stop playing for them
         seat.save(update_fields=["autoplay"])
-    cards = action.get("cards")
-    if not is_card_list(cards):
-        raise Refusal("bad_action", gettext_noop("An action needs a list of cards."))
-    move = {"type": action["type"], "seat": seat.position, "cards": cards}
-    return _run_engine(table, game, _catch_up_deal(table, game, now) + [move], now)
+    return seat
 
 
 @command(

@@ -62,7 +62,7 @@ def _group_break_html(group: str) -> str:
 @lru_cache(maxsize=4096)
 def _button_html(code: str, group: str, face_html: str) -> str:
     return format_html(
-        '<button type="button" class="card-btn" data-card="{}" data-group="{}" aria-pressed="false">{}</button>',
+        '<button type="button" class="card-btn" data-testid="card" data-card="{}" data-group="{}" aria-pressed="false">{}</button>',
         code,
         group,
         face_html,
@@ -71,7 +71,7 @@ def _button_html(code: str, group: str, face_html: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _card_html(code, rank, symbol, red, joker, big, trump, from_kitty, _language) -> str:
-    classes = ["playing-card"]
+    classes = ["playing-card", f"s-{code[0]}" if not joker else "s-J"]  # s-*: the four-colour deck's suits
     classes += ["red"] * red + ["trump"] * trump + ["joker"] * joker + ["big"] * (joker and big)
     classes += ["from-kitty"] * from_kitty
     corner = format_html('<span class="pc-rank">{}</span>', rank)

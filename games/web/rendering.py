@@ -62,6 +62,7 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     names = seat_names(seats)
     ctx = trump_context(view)
     shown_trick, trick_done, winning = _table_trick(view, ctx)
+    place_of = {position: place for place, position in around.items()}
     players = []
     for place, position in around.items():
         seat = seats[position]
@@ -86,7 +87,14 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
             )
         players.append(player)
     view = _named(view, names, ctx) if view else view
+    clock_kind, deadline_ms = _countdown(table, seats, view)
     return {
+        "finished_match": _finished_match(table, view),
+        "clock_kind": clock_kind,
+        "deadline_ms": deadline_ms,
+        "hints": hints_allowed(table),
+        "point_cards": _point_cards(view, ctx, viewer_seat),
+        "previous_trick": _previous_trick(view, ctx, place_of) if view and not trick_done else None,
         "phase_label": PHASES.get(view["phase"], "") if view else "",
         "trump_symbol": SUITS.get((view or {}).get("trump") or "", ""),
         "dealer_name": _name(names, (view or {}).get("dealer")),
@@ -94,6 +102,7 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         **hand_context(view, viewer_seat, ctx),
         "table": table,
         "players": players,
+        "me": next((p for p in players if p["is_me"]), None),
         "trick_done": trick_done,
         "standing": _standing(view, names),
         "kitty": faces(view.get("kitty"), ctx) if view else [],
@@ -107,6 +116,76 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     }
 
 
+def _finished_match(table, view):
+    """The match that just ended at this table, for the end-of-match screen's links."""
+    if not view or view["phase"] != "finished":
+        return None
+    from games.models import Match
+
+    return Match.objects.filter(table_id=table.pk).order_by("-number").only("pk").first()
+
+
+def hints_allowed(table) -> bool:
+    """The Hint button (a bot's suggestion from the seat's own view) is for casual tables."""
+    return not getattr(table, "rated", False)
+
+
+def _countdown(table, seats, view) -> tuple[str, int | None]:
+    """What the table is counting down to, and when (epoch ms; the page counts with the
+    server's clock, sent with every push): a person's turn limit, the last-chance window
+    (RULES §3.4) or the pause before the next hand. Bots' short delays are not shown."""
+    if not view or table.deadline is None:
+        return "", None
+    phase, turn = view["phase"], view["turn"]
+    if phase in ("bury", "play"):
+        if turn is None or seats[turn].bot or seats[turn].autoplay or not table.turn_limit_s:
+            return "", None
+        kind = "turn"
+    elif phase in ("last_chance", "scored"):
+        kind = "last_chance" if phase == "last_chance" else "next_hand"
+    else:
+        return "", None
+    return kind, int(table.deadline.timestamp() * 1000)
+
+
+def _point_cards(view, ctx, viewer_seat) -> list[dict]:
+    """The point cards (5, 10, K) each team has won in tricks (RULES §7.1), the reader's
+    own team first, with who the defenders are."""
+    if not view or view["phase"] not in ("play", "scored", "finished"):
+        return []
+    mine = engine.team_of(viewer_seat) if viewer_seat is not None else 0
+    dealer_team = engine.team_of(view["dealer"]) if view["dealer"] is not None else None
+    teams = []
+    for team in (mine, 1 - mine):
+        cards = view["point_cards"][team]
+        teams.append(
+            {
+                "team": team,
+                "mine": viewer_seat is not None and team == mine,
+                "defenders": dealer_team is not None and team != dealer_team,
+                "cards": faces(cards, ctx),
+                "points": engine.points(cards),
+            }
+        )
+    return teams
+
+
+def _previous_trick(view, ctx, place_of) -> dict | None:
+    """The trick just won, laid out like the table's trick: the page holds it in view for a
+    moment when the next lead follows at once (a bot), then sweeps it to the winner."""
+    last = view.get("last_trick")
+    if not last or view["phase"] != "play":
+        return None
+    return {
+        "number": view["tricks_played"],
+        "winner_place": place_of[last["winner"]],
+        "slots": [
+            {"place": place_of[seat], "cards": faces(cards, ctx), "is_winning": seat == last["winner"]}
+            for seat, cards in last["plays"]
+        ],
+    }
+
+
 def hand_context(view, viewer_seat, ctx=None) -> dict:
     """What the `hand` region needs, and no more: during the deal it is rendered for every
     card a seat receives (games/web/table_consumer.py), hundreds of times a second on a busy server."""
@@ -114,6 +193,7 @@ def hand_context(view, viewer_seat, ctx=None) -> dict:
     return {
         "view": view,
         "viewer_seat": viewer_seat,
+        "my_turn": bool(view) and viewer_seat is not None and view["turn"] == viewer_seat,
         "hand": _hand_faces(view, ctx) if view else [],
         "declarations": _declaration_faces(view, ctx),
     }
@@ -266,13 +346,16 @@ def render_selection(result: dict) -> str:
         reason = _(result["reason_template"]).format(**result.get("params", {}))
     elif not result["legal"]:
         reason = result.get("reason") or ""
+    shape = result["shape"]
+    if shape in ("throw", "mixed") and not result.get("lead"):
+        shape = ""  # a follow of several shapes is no throw: it is judged by the lead (§5.4)
     return render_to_string(
         "games/partials/selection.html",
         {
-            "shape": SHAPES.get(result["shape"], result["shape"]),
+            "shape": SHAPES.get(shape, shape),
             "length": result.get("length"),
             "legal": result["legal"],
             "reason": reason,
-            "is_throw": result["shape"] == "throw",
+            "is_throw": shape == "throw",
         },
     )

@@ -8,6 +8,7 @@ travels through Redis.
 
 import asyncio
 import json
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -24,7 +25,7 @@ from games.web.i18n import language_for_scope, translate_notice, translate_rejec
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
 
-CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
+CLIENT_ACTIONS = {"declare", "bury", "play", "play_forced", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9). Only the
 # latest is kept: older versions are never shown again.
@@ -83,6 +84,8 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             return await self.push_state(force=True)
         if kind == "classify":
             return await self.classify(message.get("cards"))
+        if kind == "hint":
+            return await self.hint()
         if kind not in CLIENT_ACTIONS:
             return await self.send_error("unknown_action", _("Unknown action."))
         version = message.get("version")
@@ -112,6 +115,14 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         html, legal = self._classify(await table_cache.latest(self.table_id, self.version), cards)
         await self.send(text_data=json.dumps({"type": "selection", "html": html, "legal": legal}))
 
+    async def hint(self):
+        """What a basic bot would play from this seat's own view (no state change): the
+        Hint button of casual tables. The bot sees only what the seat sees (RULES §9)."""
+        cards = await database_sync_to_async(self._hint)(await table_cache.latest(self.table_id, self.version))
+        if cards is None:
+            return await self.send_error("no_hint", _("No hint now: it is not your turn to play or bury."))
+        await self.send(text_data=json.dumps({"type": "hint", "cards": cards}))
+
     # --- outgoing -------------------------------------------------------------------
 
     async def table_changed(self, event):
@@ -140,8 +151,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if version < self.version and not force:
             return
         self.version = version
-        # The regions are JSON already: encoded once, whoever else is shown them.
-        await self.send(text_data=f'{{"type": "state", "version": {version}, "html": {regions_json}}}')
+        # The regions are JSON already: encoded once, whoever else is shown them. "now" (the
+        # server's clock, ms) lets the page count down to the deadlines the regions carry.
+        now_ms = int(time.time() * 1000)
+        await self.send(text_data=f'{{"type": "state", "version": {version}, "now": {now_ms}, "html": {regions_json}}}')
         if self.deal_task:
             self.deal_task.cancel()
             self.deal_task = None
@@ -253,6 +266,19 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         result = engine.classify(game, seat, cards)
         with translation.override(self.language):
             return rendering.render_selection(result), bool(result["legal"])
+
+
+    def _hint(self, loaded):
+        from games import bots
+
+        seat = selectors.seat_of(loaded.seats, self.user) if loaded else None
+        game = loaded.game if loaded else None
+        if seat is None or game is None or game.phase not in ("bury", "play") or game.turn != seat:
+            return None
+        if not rendering.hints_allowed(loaded.table):
+            return None
+        move = bots.choose(table=loaded.table, game=game, seat=seat, level="basic")
+        return move["cards"] if move else None
 
 
 def _query_param(scope, name):

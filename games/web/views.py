@@ -1,5 +1,7 @@
 """Thin HTTP views: lobby, table page, invite links."""
 
+import time
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -90,6 +92,7 @@ def table_page(request, table_id: int):
             **context,
             "regions": rendering.render_regions(context),
             "ws_path": ws_path,
+            "server_now_ms": int(time.time() * 1000),  # the page counts down with the server's clock
             "invite_url": request.build_absolute_uri(table_url(table)),
         },
     )

@@ -1,25 +1,36 @@
 // The table's websocket client. The server renders every region (the same partials as
-// the page); this file only patches them in, keeps the card selection, and sends actions
-// carrying the version they were made against (STYLE pitfall 8).
+// the page); this file patches them in, keeps the card selection, and sends actions
+// carrying the version they were made against (STYLE pitfall 8). Around that: the
+// countdowns, the keyboard, the hint, sounds and the motion of the cards (docs/table-ui.md).
 (function () {
   "use strict";
   const root = document.getElementById("table");
   if (!root) return;
+  const motion = window.TableMotion;
   let version = Number(root.dataset.version || 0);
   let socket = null;
   let retry = 0;
+  let ended = false;
   let pending = 0;        // classify requests sent and not answered yet
   let classifyTimer = null;
+  let clockSkew = Number(root.dataset.now || Date.now()) - Date.now(); // server ms − this machine's ms
+  let forcedAsked = -1;   // the version at which a forced play was last asked for
   const conn = document.getElementById("conn");
   const baseTitle = document.title;
+  const soundButton = root.querySelector("[data-sound-toggle]");
+  let soundOn = root.dataset.sound === "1";
 
   function url() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     return scheme + location.host + root.dataset.ws;
   }
 
+  function cardButtons() {
+    return Array.from(root.querySelectorAll("#hand .card-btn"));
+  }
+
   function selectedCards() {
-    return Array.from(root.querySelectorAll('.card-btn[aria-pressed="true"]')).map((b) => b.dataset.card);
+    return Array.from(root.querySelectorAll('#hand .card-btn[aria-pressed="true"]')).map((b) => b.dataset.card);
   }
 
   function selectable() {
@@ -60,6 +71,9 @@
 
   function swap(regions) {
     const keep = selectedCards();
+    const focused = document.activeElement && document.activeElement.closest("#hand .card-btn");
+    const focusIndex = focused ? cardButtons().indexOf(focused) : -1;
+    const before = motion.snapshot(root);
     const open = {};
     root.querySelectorAll("details[data-keep]").forEach((d) => { open[d.dataset.keep] = d.open; });
     for (const [id, html] of Object.entries(regions)) {
@@ -74,15 +88,20 @@
     });
     // Re-select what is still in hand (identical cards are interchangeable).
     if (selectable()) {
-      const buttons = Array.from(root.querySelectorAll(".card-btn"));
+      const buttons = cardButtons();
       for (const code of keep) {
         const b = buttons.find((x) => x.dataset.card === code && x.getAttribute("aria-pressed") !== "true");
         if (b) b.setAttribute("aria-pressed", "true");
       }
       if (selectedCards().length) selectionChanged();
     }
+    rovingFocus(focusIndex);
+    const cues = motion.after(root, before);
+    cues.forEach(sound);
     updateCounter();
     updateTitle();
+    tick();
+    askForcedPlay();
   }
 
   // A card push carries only this seat's hand; the public dealt count travels as a number.
@@ -133,6 +152,7 @@
       const options = document.getElementById("declare-options");
       if (options) options.innerHTML = msg.declare;
     }
+    rovingFocus(-1);
     return true;
   }
 
@@ -141,9 +161,12 @@
     root.querySelectorAll("[data-selected-count]").forEach((el) => { el.textContent = String(n); });
   }
 
+  function myTurn() {
+    return Boolean(root.querySelector(".hand-panel.my-turn"));
+  }
+
   function updateTitle() {
-    const mine = root.querySelector(".hand-panel.my-turn");
-    document.title = mine ? "● " + root.dataset.yourTurn + " · " + baseTitle : baseTitle;
+    document.title = myTurn() ? "● " + root.dataset.yourTurn + " · " + baseTitle : baseTitle;
   }
 
   function actionButtons() {
@@ -156,6 +179,17 @@
     box.classList.add("visible");
     clearTimeout(showError.timer);
     showError.timer = setTimeout(() => box.classList.remove("visible"), 6000);
+  }
+
+  // The server ended this page's session (closed room, kick, ban) or no longer lets it in:
+  // say so where the player looks, and stop reconnecting.
+  function showEnded(message) {
+    ended = true;
+    const box = document.getElementById("ended");
+    box.querySelector(".ended-message").textContent = message;
+    box.hidden = false;
+    conn.textContent = message;
+    conn.classList.remove("online");
   }
 
   function send(payload) {
@@ -180,10 +214,95 @@
     }, 80);
   }
 
+  function select(codes) {
+    const buttons = cardButtons();
+    buttons.forEach((b) => b.setAttribute("aria-pressed", "false"));
+    for (const code of codes) {
+      const b = buttons.find((x) => x.dataset.card === code && x.getAttribute("aria-pressed") !== "true");
+      if (b) b.setAttribute("aria-pressed", "true");
+    }
+    selectionChanged();
+  }
+
+  // "Play forced moves for me" (Settings): on my turn, ask the server to play my only
+  // legal play; it answers "not_forced" when I have a choice, and nothing changes.
+  function askForcedPlay() {
+    if (root.dataset.playForced !== "1" || !myTurn() || forcedAsked === version) return;
+    if (!root.querySelector('.hand-panel[data-phase="play"]')) return;
+    forcedAsked = version;
+    send({ action: "play_forced" });
+  }
+
+  // --- countdowns: deadlines are the server's epoch ms; the skew comes with every push.
+  function tick() {
+    const now = Date.now() + clockSkew;
+    root.querySelectorAll(".clock[data-deadline]").forEach((clock) => {
+      const left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - now) / 1000));
+      const text = String(left);
+      const seconds = clock.querySelector(".clock-s");
+      if (seconds.textContent !== text) seconds.textContent = text;
+      clock.classList.toggle("low", left <= 5);
+    });
+  }
+  setInterval(tick, 250);
+
+  // --- sounds
+  function sound(name) {
+    if (soundOn && window.TableSound) window.TableSound.play(name);
+  }
+
+  function showSound() {
+    if (soundButton) soundButton.setAttribute("aria-pressed", soundOn ? "true" : "false");
+  }
+
+  if (soundButton) {
+    soundButton.addEventListener("click", () => {
+      soundOn = !soundOn;
+      showSound();
+      const form = new FormData();
+      form.append("name", "sound");
+      form.append("on", soundOn ? "1" : "0");
+      const token = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+      fetch(root.dataset.preferencesUrl, {
+        method: "POST", body: form, credentials: "same-origin",
+        headers: { "X-CSRFToken": token ? decodeURIComponent(token[1]) : "" },
+      });
+      if (soundOn) sound("card");
+    });
+  }
+  showSound();
+
+  // --- keyboard: one tab stop for the hand; arrows move, Space selects, Enter plays.
+  function rovingFocus(index) {
+    const buttons = cardButtons();
+    if (!buttons.length) return;
+    const current = buttons.findIndex((b) => b.tabIndex === 0);
+    const target = index >= 0 ? Math.min(index, buttons.length - 1) : Math.max(current, 0);
+    buttons.forEach((b, i) => { b.tabIndex = i === target ? 0 : -1; });
+    if (index >= 0) buttons[target].focus();
+  }
+
+  root.addEventListener("keydown", (event) => {
+    const card = event.target.closest && event.target.closest("#hand .card-btn");
+    if (!card) return;
+    const buttons = cardButtons();
+    const at = buttons.indexOf(card);
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      rovingFocus(Math.max(0, Math.min(buttons.length - 1, moves[event.key])));
+    } else if (event.key === "Enter") {
+      event.preventDefault(); // Enter plays; Space (the button's own key) selects
+      const play = root.querySelector('[data-action="play"]:not(:disabled), [data-action="bury"]:not(:disabled)');
+      if (play) play.click();
+    }
+  });
+
   function onMessage(event) {
     const msg = JSON.parse(event.data);
     if (msg.type === "state") {
       if (msg.version < version) return; // an older push overtaken by a newer one
+      if (typeof msg.now === "number") clockSkew = msg.now - Date.now();
       version = msg.version;
       root.dataset.version = String(version);
       swap(msg.html);
@@ -198,13 +317,23 @@
       const box = document.getElementById("selection");
       if (box) box.innerHTML = msg.html;
       actionButtons().forEach((b) => { b.disabled = !msg.legal; });
+    } else if (msg.type === "hint") {
+      select(msg.cards);
     } else if (msg.type === "error") {
+      if (msg.code === "not_forced") return; // I have a choice: nothing to do for me
       showError(msg.message);
       if (selectable() && selectedCards().length) selectionChanged(); // let them try again
     } else if (msg.type === "closed") {
-      showError(msg.message);
-      retry = -1; // the server ended this seat's session: do not reconnect
+      showEnded(msg.message);
     }
+  }
+
+  // A refused reconnection reaches the page only as a dropped socket: after a few, ask
+  // the page itself whether this player may still open it.
+  function probeAccess() {
+    fetch(location.href, { method: "HEAD", credentials: "same-origin" }).then((response) => {
+      if (!ended && [403, 404, 410].includes(response.status)) showEnded(conn.dataset.gone);
+    }, () => {});
   }
 
   function connect() {
@@ -212,10 +341,15 @@
     socket.onopen = () => { retry = 0; pending = 0; conn.textContent = conn.dataset.online; conn.classList.add("online"); };
     socket.onmessage = onMessage;
     socket.onclose = (event) => {
+      if (ended) return;
       conn.textContent = conn.dataset.offline;
       conn.classList.remove("online");
-      if (retry < 0 || event.code === 1009 || event.code >= 4000) return;
+      if (event.code === 1009 || event.code >= 4000) {
+        if (event.code >= 4000) probeAccess();
+        return;
+      }
       retry = Math.min(retry + 1, 6);
+      if (retry >= 3) probeAccess();
       setTimeout(connect, 250 * 2 ** retry);
     };
   }
@@ -223,15 +357,20 @@
   root.addEventListener("click", (event) => {
     const cardButton = event.target.closest(".card-btn");
     if (cardButton) {
+      rovingFocus(cardButtons().indexOf(cardButton));
       if (!selectable()) return;
       const pressed = cardButton.getAttribute("aria-pressed") === "true";
       cardButton.setAttribute("aria-pressed", pressed ? "false" : "true");
       selectionChanged();
       return;
     }
+    if (event.target.closest(".trick")) motion.skip(root); // a tap on the table skips the held trick
     if (event.target.closest("[data-clear]")) {
-      root.querySelectorAll('.card-btn[aria-pressed="true"]').forEach((b) => b.setAttribute("aria-pressed", "false"));
-      selectionChanged();
+      select([]);
+      return;
+    }
+    if (event.target.closest("[data-hint]")) {
+      send({ action: "hint" });
       return;
     }
     const button = event.target.closest("[data-action]");
@@ -252,6 +391,9 @@
     send(payload);
   });
 
+  motion.start(root);
+  rovingFocus(-1);
   updateTitle();
+  tick();
   connect();
 })();
