@@ -184,7 +184,9 @@ def click_cards(page, cards, *, tap=False):
     for code in cards:
         before = page.evaluate(PRESSED)
         button = page.locator(f'#hand .card-btn[data-card="{code}"][aria-pressed="false"]').first
-        button.tap() if tap else button.click()
+        # Where a finger goes: the card's open left edge (the next card covers the rest).
+        where = {"x": 8, "y": button.bounding_box()["height"] * 0.6}
+        button.tap(position=where) if tap else button.click(position=where)
         page.wait_for_function(f"n => ({PRESSED})() > n", arg=before, timeout=3000)
 
 
@@ -259,6 +261,8 @@ def visible_to(game, seat) -> set[str]:
     if view["last_trick"]:
         for _seat, cards in view["last_trick"]["plays"]:
             codes |= set(cards)
+    for cards in view["point_cards"]:  # points won in earlier tricks: played, so public
+        codes |= set(cards)
     if view["last_failed_throw"]:
         codes |= set(view["last_failed_throw"]["attempted"])
     if view["flipped"]:
@@ -364,7 +368,7 @@ def play_a_hand(server, browser, watch):
                 break
         time.sleep(0.05)
     if declared:
-        owner.wait_for_selector(".declaration-area [data-card]", timeout=TIMEOUT_MS)
+        owner.wait_for_selector(".trick .declared [data-card]", timeout=TIMEOUT_MS)
         shot(owner, "03-declared-north")
         shot(pages[3], "03-declared-west-phone-zh")
 

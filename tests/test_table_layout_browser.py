@@ -90,7 +90,12 @@ def inside(box, viewport) -> bool:
 
 
 def overlap(a, b) -> bool:
-    return a["x"] < b["x"] + b["w"] - 1 and b["x"] < a["x"] + a["w"] - 1 and a["y"] < b["y"] + b["h"] - 1 and b["y"] < a["y"] + a["h"] - 1
+    return (
+        a["x"] < b["x"] + b["w"] - 1
+        and b["x"] < a["x"] + a["w"] - 1
+        and a["y"] < b["y"] + b["h"] - 1
+        and b["y"] < a["y"] + a["h"] - 1
+    )
 
 
 def assert_can_act(page, viewport, needed, where):
@@ -192,7 +197,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             cards = engine.view(game, seat)["hand"][-8:]
         else:
             cards = engine.sample_play(game, seat, __import__("random").Random(table.version))
-        click_cards(page, cards)
+        click_cards(page, cards, tap=bool(options.get("has_touch")))
         page.wait_for_selector('[data-testid="verdict"] .ok')
         for language, p in pages.items():
             needed = ALWAYS + TO_PLAY

@@ -47,6 +47,7 @@ PEOPLE_AND_MODERATORS = {
     "fix_trump",
     "bury",
     "play",
+    "play_forced",
     "time_out",
     "bot_move",
     "resume",
@@ -77,7 +78,7 @@ def hand_cards(hand_html: str) -> list[str]:
     start = hand_html.find('<div class="hand"')
     if start < 0:
         return []
-    return CARD_BUTTON.findall(hand_html[start : hand_html.index('<div id="selection"', start)])
+    return CARD_BUTTON.findall(hand_html[start : hand_html.index('<div class="action-bar"', start)])
 
 
 DECLARE_BLOCK = re.compile(r'<div class="declare-options">.*?\n</div>', re.DOTALL)
@@ -299,8 +300,9 @@ async def verify(table_id, shown: list[Shown], acting, kind):
     logged = await sync_to_async(list)(
         TableEvent.objects.filter(table_id=table_id, seq__gt=before).values_list("action__type", flat=True)
     )
-    # A bot step is logged as the move it carried (the bot's bury, play or declaration).
-    assert ({kind} if kind not in play.BOT_STEPS else set(play.BOT_MOVES)) & set(logged), logged
+    # A bot step is logged as the move it carried, a forced play as the play it was.
+    logged_as = set(play.BOT_MOVES) if kind in play.BOT_STEPS else {"play"} if kind == "play_forced" else {kind}
+    assert logged_as & set(logged), logged
     covered.add(kind)
     return outcome
 
@@ -380,6 +382,17 @@ async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, 
         await verify(tid, shown, act(tid, move, user=users[game.turn]), "play")
     await verify(tid, shown, clock_step(tid, "bot_move"), "bot_move")
     await verify(tid, shown, act(tid, {"type": "resume"}, user=users[absent]), "resume")
+
+    # Play on (unverified) until someone's only legal play is forced: it is played for them.
+    while True:
+        _table, _seats, game = await loaded(tid)
+        forced = engine.forced_play(game, game.turn)
+        if forced is not None:
+            break
+        await act(tid, {"type": "play", "cards": engine.sample_play(game, game.turn, rng)}, user=users[game.turn])
+    await verify(tid, shown, act(tid, {"type": "play_forced"}, user=users[game.turn]), "play_forced")
+    last = await sync_to_async(lambda: TableEvent.objects.filter(table_id=tid).order_by("-seq").first())()
+    assert last.action["type"] == "play" and last.action["cards"] == forced
 
     # Moderation: a kick (a bot takes the seat), then the table is closed.
     from games.moderation import tables as moderation

@@ -267,7 +267,6 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         with translation.override(self.language):
             return rendering.render_selection(result), bool(result["legal"])
 
-
     def _hint(self, loaded):
         from games import bots
 
