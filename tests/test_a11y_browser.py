@@ -1,7 +1,8 @@
 """The pages around the table pass axe-core (tests/axe.py) in a real chromium: no serious or
-critical violation on the lobby, login, registration, the match list, a match, a replay
-(mid-hand and at its end), a profile and the settings, in English and Chinese, at 390×844
-(a phone), 1366×650, 1366×768 and 1920×1080.
+critical violation on any page around the table (the lobby, login, registration, password
+pages, the match list, a match, a replay mid-hand and at its end, profiles, settings, a
+report, the moderation pages), in English and Chinese, at 390×844 (a phone), 1366×650,
+1366×768 and 1920×1080.
 Also: the replay's trick list does not overlap itself on the phone, and every replay card
 has a spoken name and shows no internal code.
 
@@ -22,6 +23,7 @@ from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromi
     server_password_hashers,
 )
 from tests.test_pages_browser import LANGUAGES, PHONE, SIZES
+from tests.test_pages_browser import pages_of as every_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -55,23 +57,10 @@ def site(server):
 
 
 def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
-    hand = site["hand"]
-    return {
-        None: [
-            ("lobby-visitor", "/"),
-            ("login", "/accounts/login/"),
-            ("register", "/accounts/register/"),
-        ],
-        "mei": [
-            ("lobby", "/"),
-            ("my-matches", "/matches/"),
-            ("match", f"/matches/{hand.match_id}/"),
-            ("replay", f"/hands/{hand.pk}/replay/?step=120"),
-            ("replay-end", f"/hands/{hand.pk}/replay/?step=100000"),
-            ("profile", "/accounts/u/mei/"),
-            ("settings", "/accounts/settings/"),
-        ],
-    }
+    """Every page of the page-layout test (tests/test_pages_browser.py), and a replay's end."""
+    pages = every_page(site)
+    pages["mei"] = pages["mei"] + [("replay-end", f"/hands/{site['hand'].pk}/replay/?step=100000")]
+    return pages
 
 
 def test_pages_around_the_table_have_no_serious_accessibility_violation(server, site, browser):
