@@ -175,4 +175,7 @@ def test_stepping_through_a_replay_keeps_focus_and_speaks_each_step(server, site
     page.keyboard.press("Enter")
     page.wait_for_selector('.replay-step[data-step="0"]')
     assert page.evaluate("document.activeElement.className") == "replay-counter"  # no Back link at step 0
+    # On the match page each hand's replay link says which hand it replays.
+    page.goto(f"{server}/matches/{site['hand'].match_id}/")
+    assert page.get_by_role("link", name=f"Replay of hand {site['hand'].number}", exact=True).count() == 1
     context.close()
