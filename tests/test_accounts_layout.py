@@ -59,7 +59,8 @@ def test_logged_in_nav_has_profile_and_post_logout():
 
 def test_language_switch_posts_to_set_language_and_returns_here():
     html = render('{% extends "base.html" %}')
-    assert '<form class="lang-switch" method="post" action="/i18n/setlang/">' in html
+    assert '<form class="lang-switch" method="post" action="/i18n/setlang/" role="group"' in html
+    assert 'aria-labelledby="lang-switch-label"' in html and 'id="lang-switch-label"' in html  # a named group
     assert 'name="csrfmiddlewaretoken"' in html
     assert '<input type="hidden" name="next" value="/somewhere/?page=2">' in html
     assert 'name="language" value="en"' in html

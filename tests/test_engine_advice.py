@@ -23,10 +23,13 @@ def test_classify_lead_never_judges_a_throw():
     assert c == {
         "shape": "throw",
         "length": None,
+        "lead": True,
         "legal": True,
         "code": None,
         "reason": None,
         "reason_template": None,
+        "reason_plural": None,
+        "rule": None,
         "params": {},
     }
     assert classify(g, 0, ["SA", "D3"])["code"] == "mixed_lead"
@@ -38,6 +41,7 @@ def test_classify_follow_and_reason():
     g = play_table([["SK"], ["S3", "HA", "D4"], ["S4"], ["S5"]], turn=1, trick=[(0, ["SK"])])
     c = classify(g, 1, ["HA"])
     assert not c["legal"] and c["code"] == "must_follow_suit" and "♠" in c["reason"]
+    assert c["rule"] == "5.4" and "§" not in c["reason"]  # the rule is a reference, not part of the sentence
     assert classify(g, 1, ["S3"])["legal"]
 
 

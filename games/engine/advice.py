@@ -40,13 +40,16 @@ def classify(game: Game, seat: int | None, cards: list[str]) -> dict[str, Any]:
         "code": None,
         "reason": None,
         "reason_template": None,
+        "reason_plural": None,
+        "rule": None,
         "params": {},
     }
 
     def refuse(err: Refusal) -> dict[str, Any]:
         # The template and params let the web layer translate the reason.
         out["code"], out["reason"] = err.code, err.message
-        out["reason_template"], out["params"] = err.template, dict(err.params)
+        out["reason_template"], out["reason_plural"], out["params"] = err.template, err.plural, dict(err.params)
+        out["rule"] = err.rule
         return out
 
     if game.phase == "bury":

@@ -2,6 +2,7 @@
 translated sentence that says what happened in that step."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.web.rendering import SUITS, card_face, faces
@@ -55,17 +56,18 @@ def describe(frame, names: list[str]) -> str:
     if kind == "played":
         failed = info.get("failed_throw")
         if failed:
-            return _("%(name)s's throw failed (penalty %(penalty)s points) and must lead:") % {
-                "name": name,
-                "penalty": failed["penalty"],
-            }
+            return ngettext(
+                "%(name)s's throw failed (penalty %(penalty)s point) and must lead:",
+                "%(name)s's throw failed (penalty %(penalty)s points) and must lead:",
+                failed["penalty"],
+            ) % {"name": name, "penalty": failed["penalty"]}
         return _("%(name)s plays:") % {"name": name}
     if kind == "trick_won":
-        return _("%(name)s wins trick %(n)s (%(points)s points).") % {
-            "name": name,
-            "n": info["trick_no"],
-            "points": info["points"],
-        }
+        return ngettext(
+            "%(name)s wins trick %(n)s (%(points)s point).",
+            "%(name)s wins trick %(n)s (%(points)s points).",
+            info["points"],
+        ) % {"name": name, "n": info["trick_no"], "points": info["points"]}
     if kind == "hand_scored":
         return _("The hand is over: the defenders score %(score)s.") % {"score": info["result"]["defenders_score"]}
     return kind

@@ -10,8 +10,9 @@ from functools import lru_cache
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from games.web.card_names import card_name
 
 register = template.Library()
 
@@ -27,7 +28,7 @@ def card(face: dict) -> str:
         face["big"],
         face["trump"],
         bool(face.get("from_kitty")),
-        get_language(),
+        card_name(face),
     )
 
 
@@ -70,7 +71,8 @@ def _button_html(code: str, group: str, face_html: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _card_html(code, rank, symbol, red, joker, big, trump, from_kitty, _language) -> str:
+def _card_html(code, rank, symbol, red, joker, big, trump, from_kitty, name) -> str:
+    """One face; `name` (spoken, in the reader's language) also keys the cache by language."""
     classes = ["playing-card", f"s-{code[0]}" if not joker else "s-J"]  # s-*: the four-colour deck's suits
     classes += ["red"] * red + ["trump"] * trump + ["joker"] * joker + ["big"] * (joker and big)
     classes += ["from-kitty"] * from_kitty
@@ -78,16 +80,17 @@ def _card_html(code, rank, symbol, red, joker, big, trump, from_kitty, _language
     if not joker:
         corner += format_html('<span class="pc-suit">{}</span>', symbol)
     extra = ""
-    if trump:
-        extra += format_html('<span class="visually-hidden"> ({})</span>', _("trump"))
     if from_kitty:
         extra += format_html('<span class="kitty-mark">{}</span>', _("kitty"))
+        name = _("%(card)s, from the kitty") % {"card": name}
+    # role="img": a screen reader says the card's name ("10 of hearts, trump"), not its glyphs.
     return mark_safe(
         format_html(
-            '<span class="{}" data-card="{}"><span class="pc-corner">{}</span>'
-            '<span class="pc-pip" aria-hidden="true">{}</span>{}</span>',
+            '<span class="{}" data-card="{}" role="img" aria-label="{}"><span class="pc-corner">{}</span>'
+            '<span class="pc-pip">{}</span>{}</span>',
             " ".join(classes),
             code,
+            name,
             corner,
             "★" if joker else symbol,
             mark_safe(extra),

@@ -20,7 +20,7 @@ class TableForm(forms.ModelForm):
         initial=2000,
         min_value=0,
         max_value=10000,
-        help_text=_("Time to declare after the last card is dealt (RULES §3.4); 0 fixes trump at once."),
+        help_text=_("Time to declare after the last card is dealt; 0 fixes trump at once."),
     )
 
     turn_limit_s = forms.TypedChoiceField(

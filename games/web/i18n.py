@@ -36,9 +36,16 @@ def translate_notice(event: dict, language: str) -> str:
 
 
 def refusal_text(refusal: Refusal) -> str:
-    """A refusal in the active language: every template is marked with gettext_noop;
-    translate it, then fill it."""
-    return translation.gettext(refusal.template).format(**refusal.params)
+    """A refusal in the active language: every template is marked with gettext_noop (or
+    the engine's plural marker); translate it, then fill it."""
+    return refusal_sentence(refusal.template, refusal.plural, refusal.params)
+
+
+def refusal_sentence(template: str, plural: str | None, params: dict) -> str:
+    """A refusal's sentence from its parts (as games.engine.advice hands them over too)."""
+    if plural is not None:
+        return translation.ngettext(template, plural, params["count"]).format(**params)
+    return translation.gettext(template).format(**params)
 
 
 def translate_rejection(refusal: Refusal, language: str) -> str:

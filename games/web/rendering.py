@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy  # not aliased: makemessages o
 
 from games import engine
 from games.templatetags.cards import card_button
+from games.web.i18n import refusal_sentence
 from games.web.names import bot_name
 
 SUITS = engine.SUIT_SYMBOLS
@@ -343,7 +344,7 @@ def render_selection(result: dict) -> str:
     """The shape the server sees for the current selection, and why it is not legal."""
     reason = ""
     if not result["legal"] and result.get("reason_template"):
-        reason = _(result["reason_template"]).format(**result.get("params", {}))
+        reason = refusal_sentence(result["reason_template"], result.get("reason_plural"), result.get("params", {}))
     elif not result["legal"]:
         reason = result.get("reason") or ""
     shape = result["shape"]
@@ -356,6 +357,7 @@ def render_selection(result: dict) -> str:
             "length": result.get("length"),
             "legal": result["legal"],
             "reason": reason,
+            "rule": None if result["legal"] else result.get("rule"),  # RULES section, e.g. "5.4"
             "is_throw": shape == "throw",
         },
     )

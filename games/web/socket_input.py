@@ -56,5 +56,10 @@ class JsonInput:
         self._received_at = times
         return len(times) > self.budget_messages
 
-    async def send_error(self, code, message):
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+    async def send_error(self, code, message, rule=None):
+        """A refusal: its code, the sentence in the reader's language, and (for the rules'
+        own refusals) the RULES section it applies, kept out of the sentence."""
+        error = {"type": "error", "code": code, "message": message}
+        if rule:
+            error["rule"] = rule
+        await self.send(text_data=json.dumps(error))

@@ -105,7 +105,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
                 issuer=Issuer.PLAYER,
             )
         except Refusal as rejected:
-            await self.send_error(rejected.code, translate_rejection(rejected, self.language))
+            await self.send_error(rejected.code, translate_rejection(rejected, self.language), rejected.rule)
             if rejected.code == "stale_version":
                 await self.push_state(force=True)
 

@@ -20,12 +20,37 @@
         return response.text();
       })
       .then((html) => {
+        const key = document.activeElement && frame.contains(document.activeElement) && document.activeElement.dataset.key;
         frame.innerHTML = html;
         if (push) history.pushState({ step: url.searchParams.get("step") }, "", url);
+        keepFocus(key);
+        announce();
       })
       .catch((error) => {
         if (error.name !== "AbortError") location.href = url.href; // fall back to a page load
       });
+  }
+
+  // The step's sentence and its cards by name ("li_wei plays: 10 of hearts, trump").
+  function announce() {
+    const status = document.getElementById("replay-announce");
+    const what = frame.querySelector(".replay-what");
+    if (!status || !what) return;
+    const sentence = what.querySelector(".sentence").textContent.trim();
+    const cards = [...what.querySelectorAll("[role=img]")].map((card) => card.getAttribute("aria-label"));
+    status.textContent = [sentence, cards.join("; ")].filter(Boolean).join(" ");
+  }
+
+  // A step link that was focused is replaced with the frame: focus its successor (or, at
+  // the first or last step where it is no link, the step counter), never the page's top.
+  function keepFocus(key) {
+    if (!key) return;
+    let target = frame.querySelector('a[data-key="' + key + '"]');
+    if (!target) {
+      target = frame.querySelector(".replay-counter");
+      target.tabIndex = -1;
+    }
+    target.focus();
   }
 
   document.addEventListener("keydown", (event) => {
