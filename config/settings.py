@@ -179,3 +179,5 @@ LOGGING = {
 GAMES_BOT_DELAY_MS = int(os.environ.get("GAMES_BOT_DELAY_MS", "700"))
 GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"))
 GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))
+# A table with no person connected this long is closed as abandoned (games/runtime/lifecycle.py).
+GAMES_ABANDON_AFTER_S = int(os.environ.get("GAMES_ABANDON_AFTER_S", "3600"))

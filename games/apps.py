@@ -9,4 +9,4 @@ class GamesConfig(AppConfig):
         # The write path's commands register themselves (games/runtime/commands.py): importing
         # their modules once, here, lets the writer import none of its handlers or callers.
         from games.moderation import tables  # noqa: F401
-        from games.runtime import play, seating  # noqa: F401
+        from games.runtime import lifecycle, play, seating  # noqa: F401

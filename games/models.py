@@ -52,6 +52,8 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When a signed-in person was last connected to the table (games/runtime/lifecycle.py).
+    people_seen_at = models.DateTimeField(null=True, blank=True)
 
     if TYPE_CHECKING:
         # Not a field: the snapshot a handler just wrote with the game it came from

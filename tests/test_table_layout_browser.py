@@ -7,6 +7,7 @@ both are screenshotted at every step (artifacts/screenshots/table/).
 The stored table is read only as an oracle, to choose legal cards to click.
 """
 
+import random
 import re
 import time
 
@@ -14,6 +15,7 @@ import pytest
 
 from games import engine
 from games.models import Table
+from tests.axe import assert_accessible
 from tests.conftest import make_user
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     PASSWORD,
@@ -132,6 +134,27 @@ def check_can_act(page, viewport, needed, where):
             assert not overlap(bar, row), f"{where}: the action bar {bar} covers the hand {row}"
 
 
+def select_by_keyboard(page, cards):
+    """Tab into the hand (one tab stop), walk it with the arrow keys, select with Space."""
+    codes = page.locator("#hand .card-btn").evaluate_all("e => e.map(b => b.dataset.card)")
+    wanted = list(cards)
+    page.locator('#hand .card-btn[tabindex="0"]').focus()
+    page.keyboard.press("Home")
+    for index, code in enumerate(codes):
+        if code in wanted:
+            page.keyboard.press("Space")
+            wanted.remove(code)
+        if not wanted:
+            break
+        page.keyboard.press("ArrowRight")
+        focused = page.evaluate("() => document.activeElement.dataset.card")
+        assert focused == codes[index + 1], f"the arrow key moved to {focused}, not {codes[index + 1]}"
+    assert (
+        page.evaluate("() => getComputedStyle(document.activeElement.querySelector('.playing-card')).boxShadow")
+        != "none"
+    )
+
+
 def shoot(pages, name):
     TABLE_SHOTS.mkdir(parents=True, exist_ok=True)
     for language, page in pages.items():
@@ -193,19 +216,38 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             continue
         for p in pages.values():
             p.wait_for_selector(f'#table[data-version="{table.version}"] .hand-panel.my-turn [data-testid="play"]')
+        if played == 1:
+            # The Hint button selects what a bot would play from this seat's view: legal.
+            page.locator("[data-hint]").click()
+            page.wait_for_selector('[data-testid="verdict"] .ok')
+            hinted = page.locator('#hand .card-btn[aria-pressed="true"]').evaluate_all(
+                "e => e.map(b => b.dataset.card)"
+            )
+            assert hinted and engine.classify(game, seat, hinted)["legal"], hinted
+            page.locator("[data-clear]").click()
+            page.wait_for_function("() => !document.querySelector('#hand .card-btn[aria-pressed=\"true\"]')")
         if game.phase == "bury":
             cards = engine.view(game, seat)["hand"][-8:]
         else:
-            cards = engine.sample_play(game, seat, __import__("random").Random(table.version))
-        click_cards(page, cards, tap=bool(options.get("has_touch")))
+            cards = engine.sample_play(game, seat, random.Random(table.version))
+        if played == 2 and not options.get("has_touch"):
+            select_by_keyboard(page, cards)
+        else:
+            click_cards(page, cards, tap=bool(options.get("has_touch")))
         page.wait_for_selector('[data-testid="verdict"] .ok')
+        if played == 0:  # the table during play (or the bury), as axe-core sees it, in both languages
+            for language, p in pages.items():
+                assert_accessible(p, f"table at {size} in {language}")
         for language, p in pages.items():
             needed = ALWAYS + TO_PLAY
             if p is mirror:
                 needed = ALWAYS + ("play", "clock")  # the mirror selected nothing
             assert_can_act(p, viewport, needed, f"{size} {game.phase} ({language})")
         act(game.phase)
-        page.get_by_test_id("play").click()
+        if played == 2 and not options.get("has_touch"):
+            page.keyboard.press("Enter")  # Enter plays the selection from the hand
+        else:
+            page.get_by_test_id("play").click()
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {table.version}")
         played += 1
 

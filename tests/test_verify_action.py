@@ -55,6 +55,7 @@ PEOPLE_AND_MODERATORS = {
     "close_table",
 }
 BOTS_AND_CLOCK = {"add_bot", "start_match", "deal", "bot_declare", "fix_trump", "bot_move", "start_hand"}
+SYSTEM = {"abandon"}
 covered: set[str] = set()  # what the running test verified
 
 
@@ -420,6 +421,27 @@ async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, 
     assert covered == PEOPLE_AND_MODERATORS
 
 
+async def test_abandoning_an_idle_table_closes_it_and_the_log_folds(players, fast_clock, no_runner):
+    """games/runtime/lifecycle.py: nobody connected for an hour ends the table."""
+    from datetime import timedelta
+
+    from games.runtime import lifecycle
+
+    north, east, south, west = players
+    table = await sync_to_async(make_table)(north, players=players, pace_ms=1, window_ms=50, turn_limit_s=30)
+    await act(table.pk, {"type": "start_match"}, user=north)
+    shown = [await connect(north, table.pk)]
+    long_ago = timezone.now() - timedelta(hours=2)
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(people_seen_at=long_ago)
+    closed = await sync_to_async(lifecycle.abandon_idle)()
+    assert closed == [table.pk]
+    await shown[0].catch_up((await loaded(table.pk))[0].version + 1)  # until it is hung up on
+    assert shown[0].close_code == 4003 and "long time" in shown[0].closed["message"]
+    await assert_log_folds_to_snapshot(table.pk)
+    covered.add("abandon")
+    assert covered == SYSTEM
+
+
 async def fresh_closed(user, table_id):
     from tests.conftest import WsClient, session_cookie
 
@@ -477,4 +499,4 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
 
 def test_the_tests_above_cover_every_command_of_the_write_path():
     """A new kind of command needs a case here."""
-    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK
+    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM

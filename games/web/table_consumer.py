@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from games import engine, events, selectors
 from games.engine import Refusal
 from games.models import Table
-from games.runtime import clock, presence, runner, table_cache, writer
+from games.runtime import clock, lifecycle, presence, runner, table_cache, writer
 from games.runtime.commands import Issuer, is_card_list
 from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
@@ -59,6 +59,8 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if self.watching and self.heartbeat is None:  # counted by _enter
             await self._watching_changed()
         runner.attach(self.table_id, loaded.version)
+        self.person = True  # counted at the table until it disconnects (games/runtime/lifecycle.py)
+        lifecycle.person_arrived(self.table_id)
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
             await self._act({"type": "resume"}, None)
@@ -72,6 +74,8 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(events.user_group(self.user.pk), self.channel_name)
             runner.detach(self.table_id)
+        if getattr(self, "person", False):
+            await lifecycle.person_left(self.table_id)
 
     # --- incoming -------------------------------------------------------------------
 
@@ -195,6 +199,7 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             )
         ):
             return None
+        lifecycle.people_seen([self.table_id])  # before the socket is accepted
         watching = selectors.seat_for(loaded.seats, self.user) is None
         if watching:
             presence.spectator_watch(table_id=self.table_id, channel_name=self.channel_name, user=self.user)

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
 
 from games.models import Table
-from games.runtime import runner
+from games.runtime import lifecycle, runner
 
 
 class Command(BaseCommand):
@@ -21,7 +21,11 @@ class Command(BaseCommand):
 
     async def _serve(self):
         attached = set()
+        rounds = 0
         while True:
+            if rounds % 150 == 0:  # about every five minutes: close the tables nobody visits
+                await database_sync_to_async(lifecycle.abandon_idle)()
+            rounds += 1
             versions = await database_sync_to_async(
                 lambda: dict(Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", "version"))
             )()

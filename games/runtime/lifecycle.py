@@ -1,0 +1,132 @@
+"""Tables that nobody visits end by themselves.
+
+A table where no person has been connected for GAMES_ABANDON_AFTER_S (an hour by default)
+is closed through the one write path (`abandon`, issued by the system): a running match is
+kept in history, marked aborted as abandoned, and the table leaves the lobby. Tables whose
+every seat is a bot are left alone (`manage.py runtables` drives them).
+
+`Table.people_seen_at` says when a person was last connected. Each server process writes it
+when a person's socket opens or closes, and every TOUCH_EVERY for the tables where it holds
+such sockets; the same loop then abandons what fell idle. Several processes may race to
+abandon a table: the write path applies one and refuses the others.
+"""
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime, timedelta
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games import engine, events
+from games.engine import Refusal
+from games.models import Seat, Table
+from games.runtime import records
+from games.runtime.commands import Applied, Issuer, Role, command
+from games.runtime.writer import table_act
+
+log = logging.getLogger(__name__)
+TOUCH_EVERY = timedelta(minutes=5)
+ABANDONED = gettext_noop("Nobody was at this table for a long time; it was closed.")
+OPEN = (Table.Status.WAITING, Table.Status.PLAYING)
+
+_people: dict[int, int] = {}  # table → this process's sockets of signed-in people there
+_loop_task: asyncio.Task | None = None
+
+
+def abandon_after() -> timedelta:
+    return timedelta(seconds=settings.GAMES_ABANDON_AFTER_S)
+
+
+def idle(table: Table, now: datetime) -> bool:
+    """Read from the row, not the write path's cached copy: sockets stamp it directly."""
+    seen = Table.objects.filter(pk=table.pk).values_list("people_seen_at", flat=True).get()
+    return (seen or table.created_at) < now - abandon_after()
+
+
+@command(
+    "abandon",
+    may={Role.SYSTEM},
+    refusal=("not_allowed", gettext_noop("Only the server closes abandoned tables.")),
+    lobby_visible=True,
+)
+def abandon(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
+    """Close a table nobody has been at for abandon_after(); checked again under the lock,
+    so a person who came back in the meantime keeps it."""
+    if table.status not in OPEN or not idle(table, now):
+        raise Refusal("not_abandoned", gettext_noop("Someone is at this table: it stays open."))
+    happened = [{"type": "table_closed"}]
+    if table.status == Table.Status.PLAYING:
+        records.abort_match(table, "abandoned", now)
+        happened.append({"type": "match_aborted"})
+    table.status = Table.Status.CLOSED
+    table.closed_reason = "abandoned"
+    table.deadline = None
+    events.send_on_commit(
+        group=events.table_group(table.pk),
+        message={"type": "table.closed", "template": ABANDONED, "message": ABANDONED},
+    )
+    return [Applied({"type": "abandon"}, happened)]
+
+
+def idle_tables(now: datetime) -> list[tuple[int, int]]:
+    """(id, version) of open tables with a person's seat (or waiting for people) and nobody there."""
+    cutoff = now - abandon_after()
+    seen_long_ago = Q(people_seen_at__lt=cutoff) | Q(people_seen_at__isnull=True, created_at__lt=cutoff)
+    people_or_waiting = Q(seats__user__isnull=False) | Q(status=Table.Status.WAITING)
+    rows = Table.objects.filter(seen_long_ago, people_or_waiting, status__in=OPEN).values_list("pk", "version")
+    return sorted(set(rows))
+
+
+def abandon_idle(now: datetime | None = None) -> list[int]:
+    """Abandon every idle table now; the ids of those this call closed."""
+    now = now or timezone.now()
+    closed = []
+    for table_id, version in idle_tables(now):
+        with contextlib.suppress(Refusal):  # someone came back, or another process was first
+            table_act(table_id=table_id, action={"type": "abandon"}, expected_version=version, issuer=Issuer.SYSTEM)
+            closed.append(table_id)
+    return closed
+
+
+def people_seen(table_ids) -> None:
+    Table.objects.filter(pk__in=list(table_ids)).update(people_seen_at=timezone.now())
+
+
+# --- the process's part (called by games/web/table_consumer.py) -----------------------
+
+
+def person_arrived(table_id: int) -> None:
+    """A person's socket opened here (its entry already stamped the table, `people_seen`)."""
+    _people[table_id] = _people.get(table_id, 0) + 1
+    _start_loop()
+
+
+async def person_left(table_id: int) -> None:
+    _people[table_id] = _people.get(table_id, 1) - 1
+    if _people[table_id] <= 0:
+        _people.pop(table_id, None)
+    await sync_to_async(people_seen)([table_id])
+
+
+def _start_loop() -> None:
+    global _loop_task
+    if _loop_task is None or _loop_task.done():
+        _loop_task = asyncio.get_running_loop().create_task(_touch_and_sweep())
+
+
+async def _touch_and_sweep() -> None:
+    while True:
+        await asyncio.sleep(TOUCH_EVERY.total_seconds())
+        try:
+            if _people:
+                await sync_to_async(people_seen)(list(_people))
+            await sync_to_async(abandon_idle)()
+        except Exception:  # the loop must outlive a database hiccup; the next round retries
+            log.exception("table lifecycle round failed")
