@@ -427,7 +427,7 @@ async def test_abandoning_an_idle_table_closes_it_and_the_log_folds(players, fas
 
     from games.runtime import lifecycle
 
-    north, east, south, west = players
+    north = players[0]
     table = await sync_to_async(make_table)(north, players=players, pace_ms=1, window_ms=50, turn_limit_s=30)
     await act(table.pk, {"type": "start_match"}, user=north)
     shown = [await connect(north, table.pk)]
