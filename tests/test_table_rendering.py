@@ -1,0 +1,109 @@
+"""What the table's regions tell a player (games/web/rendering.py and the partials):
+countdowns with their deadlines, the point cards each side won, named cards, the trick just
+won held for the page, and the end-of-match screen."""
+
+import random
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone, translation
+
+from games import engine
+from games.models import Match, Seat, Table
+from games.web import rendering
+from tests.conftest import make_table
+from tests.test_engine_views import game_at
+
+pytestmark = pytest.mark.django_db
+
+CLOCK = re.compile(r'data-testid="clock" data-deadline="(\d+)"')
+
+
+def regions(table, game, seat, user):
+    seats = list(table.seats.select_related("user").order_by("position"))
+    view = engine.view(game, seat) if game else None
+    context = rendering.table_context(table=table, seats=seats, view=view, viewer_seat=seat, user=user)
+    return rendering.render_regions(context)
+
+
+@pytest.fixture
+def table(players):
+    table = make_table(players[0], players=players, turn_limit_s=30)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING)
+    return Table.objects.get(pk=table.pk)
+
+
+def test_a_persons_turn_counts_down_to_the_stored_deadline(table, players):
+    game = game_at("play")
+    table.deadline = timezone.now() + timedelta(seconds=20)
+    shown = regions(table, game, game.turn, players[game.turn])
+    expected = str(int(table.deadline.timestamp() * 1000))
+    assert CLOCK.findall(shown["hand"]) == [expected]  # big, for the player on turn
+    assert CLOCK.findall(shown["players"]) == [expected]  # and on their seat, for everyone
+    other = regions(table, game, (game.turn + 1) % 4, players[(game.turn + 1) % 4])
+    assert CLOCK.findall(other["hand"]) == [] and CLOCK.findall(other["players"]) == [expected]
+
+
+def test_a_bots_turn_and_a_table_without_a_limit_show_no_countdown(table, players):
+    game = game_at("play")
+    table.deadline = timezone.now() + timedelta(seconds=20)
+    Seat.objects.filter(table=table, position=game.turn).update(user=None, bot=Seat.Bot.BASIC)
+    assert not CLOCK.search("".join(regions(table, game, None, players[0]).values()))
+    table.turn_limit_s = None
+    Seat.objects.filter(table=table, position=game.turn).update(user=players[game.turn], bot="")
+    assert not CLOCK.search("".join(regions(table, game, None, players[0]).values()))
+
+
+def test_the_pause_before_the_next_hand_counts_down(table, players):
+    game = game_at("scored")
+    table.deadline = timezone.now() + timedelta(seconds=8)
+    center = regions(table, game, 0, players[0])["center"]
+    assert CLOCK.findall(center) == [str(int(table.deadline.timestamp() * 1000))]
+
+
+def test_point_cards_of_each_side_with_the_readers_team_first(table, players):
+    game = game_at("scored")
+    status = regions(table, game, 1, players[1])["status"]
+    won = engine.view(game, 1)["point_cards"]
+    sides = re.findall(r'<div class="pc-side team-(\d)">.*?<strong class="pc-points">(\d+)</strong>', status, re.S)
+    assert sides == [("1", str(engine.points(won[1]))), ("0", str(engine.points(won[0])))]
+
+
+def test_cards_are_named_for_screen_readers_in_both_languages(table, players):
+    game = game_at("play")
+    for language, word in (("en", " of "), ("zh-hans", "")):
+        with translation.override(language):
+            hand = regions(table, game, 0, players[0])["hand"]
+        labels = re.findall(r'role="img" aria-label="([^"]+)"', hand)
+        assert len(labels) == len(game.hands[0])
+        assert all(word in label or "joker" in label or "王" in label for label in labels)
+        assert not re.search(r'title="[A-Z]+\d*"', hand)  # no internal codes as tooltips
+
+
+def test_the_trick_just_won_is_laid_out_for_the_page_to_hold(table, players):
+    game = game_at("play")
+    while not (game.tricks and len(game.trick) == 1):
+        engine.apply(
+            game,
+            {
+                "type": "play",
+                "seat": game.turn,
+                "cards": engine.sample_play(game, game.turn, random.Random(3)),
+            },
+        )
+    center = regions(table, game, 0, players[0])["center"]
+    layer = re.search(r'<div class="trick-previous" data-trick="(\d+)" data-winner="(\w+)"', center)
+    assert layer and int(layer.group(1)) == len(game.tricks)
+    assert layer.group(2) in ("top", "left", "right", "bottom")
+
+
+def test_the_end_of_the_match_says_who_won_and_links_the_record(table, players):
+    game = game_at("scored")
+    game.phase, game.winner = "finished", 0
+    match = Match.objects.create(table=table, number=1)
+    with translation.override("en"):
+        center = regions(table, game, 0, players[0])["center"]
+    assert 'data-testid="match-over"' in center
+    assert "North–South win the match!" in center and "Your team won" in center
+    assert f'href="/matches/{match.pk}/"' in center
