@@ -12,6 +12,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from games import engine
 from games.models import Table
@@ -198,12 +199,20 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
         if game.phase not in ("deal", "last_chance"):
             break
         if not declared and page.get_by_test_id("declare").count():
-            for p in pages.values():
-                p.wait_for_selector('[data-testid="declare"]')
-                assert_can_act(p, viewport, ("hand", "declare"), f"{size} deal")
+            try:
+                for p in pages.values():
+                    p.wait_for_selector('[data-testid="declare"]', timeout=2000)
+                    assert_can_act(p, viewport, ("hand", "declare"), f"{size} deal")
+            except (AssertionError, PlaywrightError):
+                if any(p.get_by_test_id("declare").count() for p in pages.values()):
+                    raise
+                continue  # the option went away while we looked (a bot declared higher)
             act("deal-declare")
-            page.get_by_test_id("declare").first.click()
-            declared = True
+            try:
+                page.get_by_test_id("declare").first.click(timeout=1000)
+                declared = True
+            except PlaywrightError:  # a higher declaration (a bot's) took the option away: look again
+                continue
         time.sleep(0.1)
 
     played = 0
@@ -216,6 +225,9 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             continue
         for p in pages.values():
             p.wait_for_selector(f'#table[data-version="{table.version}"] .hand-panel.my-turn [data-testid="play"]')
+        # A player looks at the trick just won, held over the new one, until it sweeps away
+        # by itself (a tap would skip it): 1.5 s and the sweep at most.
+        page.wait_for_function("() => !document.querySelector('.trick-previous.holding')", timeout=2500)
         if played == 1:
             # The Hint button selects what a bot would play from this seat's view: legal.
             page.locator("[data-hint]").click()

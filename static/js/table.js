@@ -355,16 +355,16 @@
   }
 
   root.addEventListener("click", (event) => {
+    if (event.target.closest(".trick, .card-btn, [data-action]")) motion.skip(root); // acting skips the held trick
     const cardButton = event.target.closest(".card-btn");
     if (cardButton) {
-      rovingFocus(cardButtons().indexOf(cardButton));
+      cardButtons().forEach((b) => { b.tabIndex = b === cardButton ? 0 : -1; }); // Tab comes back here
       if (!selectable()) return;
       const pressed = cardButton.getAttribute("aria-pressed") === "true";
       cardButton.setAttribute("aria-pressed", pressed ? "false" : "true");
       selectionChanged();
       return;
     }
-    if (event.target.closest(".trick")) motion.skip(root); // a tap on the table skips the held trick
     if (event.target.closest("[data-clear]")) {
       select([]);
       return;
