@@ -51,3 +51,17 @@ def test_every_rule_refusal_reads_well_in_chinese():
 def test_a_site_refusal_without_plural_or_rule_is_unchanged():
     refusal = Refusal("seat_taken", "That seat is taken.")
     assert refusal.plural is None and refusal.rule is None and refusal.message == "That seat is taken."
+
+
+def test_a_phase_is_named_in_words_not_by_its_code():
+    from django.utils import translation
+
+    from games.engine.errors import rule_refusal
+    from games.web.i18n import refusal_text
+
+    refusal = rule_refusal("wrong_phase", phase="bury")
+    with translation.override("en"):
+        assert refusal_text(refusal) == "This action is not possible now (dealer buries)"
+    with translation.override("zh-hans"):
+        text = refusal_text(refusal)
+        assert "bury" not in text and "扣底" in text, text

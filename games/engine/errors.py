@@ -27,7 +27,7 @@ def ngettext(singular: str, plural: str) -> Plural:
 # Sentences a player reads: no rule numbers in them (RULE_OF below carries the section,
 # which the web layer may show as a small reference), plurals in both forms.
 TEMPLATES: dict[str, str | Plural] = {
-    "wrong_phase": gettext_noop("This action is not possible in the {phase} phase"),
+    "wrong_phase": gettext_noop("This action is not possible now ({phase})"),
     "not_your_turn": gettext_noop("It is not your turn"),
     "cards_not_in_hand": gettext_noop("You do not hold all of these cards"),
     "wrong_card_count": ngettext(

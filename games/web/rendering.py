@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy  # not aliased: makemessages o
 
 from games import engine
 from games.templatetags.cards import card_button
-from games.web.i18n import refusal_sentence
+from games.web.i18n import PHASES, refusal_sentence
 from games.web.names import bot_name
 
 SUITS = engine.SUIT_SYMBOLS
@@ -227,17 +227,6 @@ def card_arrival(view, code: str, shown_declarations) -> dict:
 def trump_context(view):
     """Which cards to mark (and sort) as trumps in this view, if any: the engine's answer."""
     return engine.view_context(view)
-
-
-PHASES = {
-    "ready": gettext_lazy("waiting to deal"),
-    "deal": gettext_lazy("dealing"),
-    "last_chance": gettext_lazy("last chance to declare"),
-    "bury": gettext_lazy("dealer buries"),
-    "play": gettext_lazy("playing"),
-    "scored": gettext_lazy("hand over"),
-    "finished": gettext_lazy("match over"),
-}
 
 
 def _table_trick(view, ctx):
