@@ -1,0 +1,32 @@
+"""A real server process (daphne) does not keep a database connection per HTTP request
+(config/db_connections.py): under ASGI each request runs in a thread of its own."""
+
+import urllib.request
+
+import pytest
+from django.db import connection
+
+from tests.servers import Server
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def server_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def test_http_requests_leave_no_connection_open():
+    if connection.vendor != "postgresql":
+        pytest.skip("counts PostgreSQL's sessions")
+    server = Server().start()
+    try:
+        for _ in range(30):
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/") as response:  # the lobby reads tables
+                assert response.status == 200
+        assert server_connections() <= 2, "the server keeps a connection per request"
+    finally:
+        server.kill()
