@@ -73,6 +73,28 @@ def public_cards_by_version(table_id):
     return by_version
 
 
+def fold_log(table_id):
+    """The table's event log folded through the engine from its `start_match`."""
+    game = None
+    for row in TableEvent.objects.filter(table_id=table_id).order_by("seq"):
+        kind = row.action["type"]
+        if kind == "start_match":
+            game = engine.Game.new()
+        elif game is not None and kind in engine.ACTION_TYPES:
+            engine.apply(game, row.action)
+    return game.to_json()
+
+
+@sync_to_async
+def assert_log_whole(table_id):
+    """After anything that went wrong: the log folds to the stored snapshot, and its
+    versions run 1, 2, … up to the table's version with no gap and none twice."""
+    table = Table.objects.get(pk=table_id)
+    seqs = list(TableEvent.objects.filter(table_id=table_id).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, table.version + 1))
+    assert fold_log(table_id) == table.state
+
+
 def cards_in(message) -> list[str]:
     html = message.get("html")
     texts = html.values() if isinstance(html, dict) else [html or ""]
