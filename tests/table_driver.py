@@ -25,18 +25,22 @@ def choose_action(game, seat, rng):
     return {"action": "play", "cards": engine.sample_play(game, seat, rng)}
 
 
-async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0, on_turn=None):
-    """Play (through each seat's websocket) until `done(game)`; the clock deals and fixes trump."""
+async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0, on_turn=None, resend_after=None):
+    """Play (through each seat's websocket) until `done(game)`; the clock deals and fixes trump.
+    `resend_after` seconds without progress, the move is sent again (a reconnecting client
+    drops what it is asked to send while its socket is down, as the page does)."""
     rng = rng or random.Random(7)
     if isinstance(clients_by_seat, list):
         clients_by_seat = dict(enumerate(clients_by_seat))
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    last_sent = None
+    last_sent, sent_at = None, 0.0
     while loop.time() < deadline:
         table, game = await load(table_id)
         if game is not None and done(game):
             return table, game
+        if resend_after is not None and loop.time() - sent_at > resend_after:
+            last_sent = None
         if (
             game is not None
             and game.phase in ("bury", "play")
@@ -49,7 +53,7 @@ async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0,
                 await on_turn(table, game, seat, message)
             message["version"] = table.version
             await clients_by_seat[seat].send(message)
-            last_sent = (table.version, seat)
+            last_sent, sent_at = (table.version, seat), loop.time()
         await asyncio.sleep(0.01)
     raise AssertionError(f"table {table_id} did not reach the goal in {timeout}s (phase {game and game.phase})")
 
