@@ -147,12 +147,14 @@ class LiveClient:
     With `reconnect`, it does what static/js/table.js does when its socket drops: connects
     again (backing off) unless the server closed it for good (1009 or a 4xxx code), and
     meanwhile drops what it is asked to send. `upstreams` lists, per connection, which
-    server process nginx chose (its X-Upstream header; None without nginx)."""
+    server process nginx chose (its X-Upstream header; None without nginx), and
+    `connected_at` where in `received` its messages begin."""
 
     def __init__(self, connection, *, url=None, origin=None, cookie=b"", reconnect=False):
         self.connection = connection
         self.received: list[dict] = []
         self.upstreams: list[str | None] = [_upstream(connection)]
+        self.connected_at = [0]  # per connection: how many messages came before it
         self.closes: list[int | None] = []
         self._target = (url, origin, cookie)
         self._reconnect = reconnect
@@ -188,6 +190,7 @@ class LiveClient:
                 except Exception:
                     continue
                 self.upstreams.append(_upstream(self.connection))
+                self.connected_at.append(len(self.received))
                 retry = 0
                 break
 
@@ -223,4 +226,5 @@ async def _connect(url, origin, cookie: bytes):
 
 def _upstream(connection) -> str | None:
     response = getattr(connection, "response", None)
-    return response.headers.get("X-Upstream") if response is not None else None
+    tried = response.headers.get("X-Upstream") if response is not None else None
+    return tried.split(", ")[-1] if tried else None  # nginx lists every process it tried; the last answered
