@@ -136,6 +136,7 @@ class Stack:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+        print(f"--- the stack's log (end) ---\n{self.log()[-4000:]}")  # pytest shows it when a test failed
 
     def url(self, path: str) -> str:
         return f"ws://127.0.0.1:{self.port}{path}"

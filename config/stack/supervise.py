@@ -15,6 +15,7 @@ Environment (besides the site's own, config/production.env.example):
   STACK_RUN_DIR        sockets, pids, logs, nginx temp (default: a new temporary directory)
   STACK_RUNTABLES      1: also run `manage.py runtables` (all-bot tables with nobody connected)
   STACK_RESTART_DELAY  seconds before a dead server process is started again (default 2)
+  STACK_BEHIND_TLS_PROXY  1: TLS ends at a proxy in front, whose X-Forwarded-Proto is passed on
 """
 
 import json
@@ -86,6 +87,8 @@ def daphne_command(socket_path: Path) -> list[str]:
 
 
 def render_nginx(run_dir: Path, sockets: list[Path], listen: str) -> Path:
+    behind_tls = os.environ.get("STACK_BEHIND_TLS_PROXY") == "1"
+    forwarded_proto = "$http_x_forwarded_proto" if behind_tls else "$scheme"
     servers = "\n".join(f"        server unix:{path} max_fails=1 fail_timeout=5s;" for path in sockets)
     text = (
         TEMPLATE.read_text()
@@ -93,6 +96,7 @@ def render_nginx(run_dir: Path, sockets: list[Path], listen: str) -> Path:
         .replace("@UPSTREAM_SERVERS@", servers)
         .replace("@LISTEN@", listen)
         .replace("@STATIC_ROOT@", str(ROOT / "staticfiles"))
+        .replace("@FORWARDED_PROTO@", forwarded_proto)
     )
     path = run_dir / "nginx.conf"
     path.write_text(text)
