@@ -9,7 +9,6 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from tests.servers import free_port, wait_listening
@@ -18,7 +17,17 @@ PG_USER = "postgres"
 
 
 def _as_postgres(command: list[str]) -> list[str]:
+    program = shutil.which(command[0]) or _debian_program(command[0])
+    command = [program, *command[1:]]
     return ["runuser", "-u", PG_USER, "--", *command] if os.geteuid() == 0 else command
+
+
+def _debian_program(name: str) -> str:
+    """Debian keeps initdb and pg_ctl off the PATH, in /usr/lib/postgresql/<version>/bin."""
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), key=lambda p: int(p.parts[-3]))
+    if not found:
+        raise RuntimeError(f"{name} not found (apt-get install postgresql)")
+    return str(found[-1])
 
 
 class OwnPostgres:
@@ -83,11 +92,3 @@ class OwnRedis:
     def destroy(self) -> None:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def wait_until(predicate, timeout: float = 10.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} did not happen within {timeout} s")
-        time.sleep(0.05)
