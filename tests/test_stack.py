@@ -1,7 +1,10 @@
 """The production stack (config/stack/: nginx in front of two daphne processes, DEBUG=0)
 plays a whole hand with four sockets spread over both processes, all through nginx."""
 
+import os
+import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -57,3 +60,35 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
     await assert_log_whole(table.pk)
     for client in clients:
         await client.close()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie is gone too
+
+
+def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_static, db):
+    stack = Stack(processes=2, STACK_RESTART_DELAY="0.5").start()
+    try:
+        before = stack.processes()
+        stack.kill("daphne-1")
+        deadline = time.monotonic() + 30
+        while stack.processes()["daphne-1"]["pid"] == before["daphne-1"]["pid"]:
+            assert time.monotonic() < deadline, "the killed process was not started again"
+            time.sleep(0.1)
+        # nginx reaches the new process (least_conn: both get requests).
+        served = set()
+        while len(served) < 2:
+            assert time.monotonic() < deadline, f"only {served} answered"
+            try:
+                served.add(fetch(stack, "/")[1]["X-Upstream"].split(", ")[-1])
+            except OSError:
+                time.sleep(0.2)  # the new process is still starting
+        children = [entry["pid"] for entry in stack.processes().values()]
+    finally:
+        stack.stop()
+    assert stack.process.returncode == 0
+    assert not [pid for pid in children if alive(pid)]

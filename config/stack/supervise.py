@@ -6,7 +6,7 @@ Starts the server processes (each on a unix socket in the run directory), render
 config/stack/nginx.conf for them and starts nginx in the foreground, writes
 `processes.json` (name, pid, socket of each child) into the run directory, and waits.
 SIGTERM or SIGINT stops everything (SIGTERM to each child, SIGKILL after 10 s); when
-nginx exits, everything stops; a server process that dies is started again after
+nginx exits, everything stops; a server process (or runtables) that dies is started again after
 STACK_RESTART_DELAY seconds (nginx skips it meanwhile). docs/deployment.md.
 
 Environment (besides the site's own, config/production.env.example):
@@ -125,24 +125,24 @@ class Stack:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.run_dir.chmod(0o755)  # nginx's workers (user nobody when started as root) reach the sockets
         self.sockets = [self.run_dir / f"daphne-{n}.sock" for n in range(1, self.count + 1)]
+        # The children besides nginx, by name: what each runs (started again when it dies).
+        self.commands = {f"daphne-{n}": daphne_command(path) for n, path in enumerate(self.sockets, 1)}
+        if os.environ.get("STACK_RUNTABLES") == "1":
+            self.commands["runtables"] = [sys.executable, "manage.py", "runtables"]
         self.children: dict[str, subprocess.Popen] = {}
         self.died_at: dict[str, float] = {}
         self.stopping = False
 
-    def start_daphne(self, number: int) -> None:
-        path = self.sockets[number - 1]
-        path.unlink(missing_ok=True)
-        self.children[f"daphne-{number}"] = subprocess.Popen(daphne_command(path), cwd=ROOT, env=self.env)
+    def start_child(self, name: str) -> None:
+        if name.startswith("daphne-"):
+            self.sockets[int(name.removeprefix("daphne-")) - 1].unlink(missing_ok=True)
+        self.children[name] = subprocess.Popen(self.commands[name], cwd=ROOT, env=self.env)
 
     def start(self) -> None:
         if shutil.which("nginx") is None:
             raise SystemExit("stack: nginx is missing (apt-get install nginx; config/stack/run does that)")
-        for number in range(1, self.count + 1):
-            self.start_daphne(number)
-        if os.environ.get("STACK_RUNTABLES") == "1":
-            self.children["runtables"] = subprocess.Popen(
-                [sys.executable, "manage.py", "runtables"], cwd=ROOT, env=self.env
-            )
+        for name in self.commands:
+            self.start_child(name)
         wait_for_sockets(self.sockets, self.children)
         (self.run_dir / "nginx-temp").mkdir(exist_ok=True)
         conf = render_nginx(self.run_dir, self.sockets, self.listen)
@@ -170,9 +170,9 @@ class Stack:
                 if name not in self.died_at:
                     say(f"{name} exited with {child.returncode}: starting it again in {self.restart_delay:g} s")
                     self.died_at[name] = time.monotonic()
-                elif time.monotonic() - self.died_at[name] >= self.restart_delay and name.startswith("daphne-"):
+                elif time.monotonic() - self.died_at[name] >= self.restart_delay:
                     del self.died_at[name]
-                    self.start_daphne(int(name.removeprefix("daphne-")))
+                    self.start_child(name)
                     self.write_process_list()
             time.sleep(0.2)
 
