@@ -8,6 +8,7 @@ travels through Redis.
 
 import asyncio
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -26,6 +27,7 @@ from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
 
+log = logging.getLogger(__name__)
 CLIENT_ACTIONS = {"declare", "bury", "play", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9). Only the
@@ -83,9 +85,10 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def receive(self, text_data=None, bytes_data=None):
         try:
             await self._receive(text_data, bytes_data)
-        except DatabaseError:
+        except DatabaseError as error:
             # The database is away (restarting): the write's transaction never committed,
             # so nothing changed; say so, keep the socket, and let the player try again.
+            log.warning("table %s: database error, answered 'unavailable': %r", self.table_id, error)
             await self.send_error(
                 "unavailable",
                 _("The server cannot reach its database just now, so nothing changed. Please try again in a moment."),
