@@ -211,7 +211,8 @@ class LiveClient:
                     return message
             seen = len(self.received)
             await asyncio.sleep(0.01)
-        raise AssertionError("expected message did not arrive")
+        last = [(m.get("type"), m.get("version"), m.get("code")) for m in self.received[-3:]]
+        raise AssertionError(f"expected message did not arrive (closes {self.closes}, last messages {last})")
 
     async def close(self):
         self._reconnect = False
