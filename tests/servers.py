@@ -4,6 +4,7 @@ clients that talk to them over loopback."""
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -137,6 +138,7 @@ class Stack:
                 self.process.kill()
                 self.process.wait(10)
         print(f"--- the stack's log (end) ---\n{self.log()[-4000:]}")  # pytest shows it when a test failed
+        shutil.rmtree(self.run_dir, ignore_errors=True)
 
     def url(self, path: str) -> str:
         return f"ws://127.0.0.1:{self.port}{path}"
