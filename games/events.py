@@ -8,12 +8,22 @@ sends with `send` from the loop after the write instead: the process's one datab
 thread then never waits for a busy loop.
 
 Group messages are small (a version hint, a notice, a public chat line): no private
-data ever travels through them (RULES §9).
+data ever travels through them (RULES §9). They are hints, delivered at most once: while
+the channel layer (Redis) is unreachable a message is dropped and logged, never an error
+for a change already committed; the sockets resync once it is back
+(games/web/layer_watch.py).
 """
+
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+# What the Redis channel layer raises when Redis is away (refused, reset, timed out).
+LAYER_ERRORS = (RedisError, OSError, TimeoutError)
 
 LOBBY_GROUP = "lobby"
 
@@ -43,9 +53,23 @@ def lobby_changed() -> dict:
 
 async def send(*, group: str, message: dict) -> None:
     """Send now, from the event loop; the caller's change must be committed already."""
-    await get_channel_layer().group_send(group, message)
+    try:
+        await get_channel_layer().group_send(group, message)
+    except LAYER_ERRORS as error:
+        _dropped(group, message, error)
 
 
 def send_on_commit(*, group: str, message: dict) -> None:
     """Send once the current transaction commits (dropped if it rolls back)."""
-    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))
+    transaction.on_commit(lambda: _send_from_sync(group, message))
+
+
+def _send_from_sync(group: str, message: dict) -> None:
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except LAYER_ERRORS as error:
+        _dropped(group, message, error)
+
+
+def _dropped(group: str, message: dict, error: Exception) -> None:
+    log.warning("channel layer unreachable, %s to %s dropped: %s", message.get("type"), group, error)

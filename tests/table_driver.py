@@ -25,18 +25,22 @@ def choose_action(game, seat, rng):
     return {"action": "play", "cards": engine.sample_play(game, seat, rng)}
 
 
-async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0, on_turn=None):
-    """Play (through each seat's websocket) until `done(game)`; the clock deals and fixes trump."""
+async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0, on_turn=None, resend_after=None):
+    """Play (through each seat's websocket) until `done(game)`; the clock deals and fixes trump.
+    `resend_after` seconds without progress, the move is sent again (a reconnecting client
+    drops what it is asked to send while its socket is down, as the page does)."""
     rng = rng or random.Random(7)
     if isinstance(clients_by_seat, list):
         clients_by_seat = dict(enumerate(clients_by_seat))
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    last_sent = None
+    last_sent, sent_at = None, 0.0
     while loop.time() < deadline:
         table, game = await load(table_id)
         if game is not None and done(game):
             return table, game
+        if resend_after is not None and loop.time() - sent_at > resend_after:
+            last_sent = None
         if (
             game is not None
             and game.phase in ("bury", "play")
@@ -49,7 +53,7 @@ async def play_until(clients_by_seat, table_id, done, *, rng=None, timeout=60.0,
                 await on_turn(table, game, seat, message)
             message["version"] = table.version
             await clients_by_seat[seat].send(message)
-            last_sent = (table.version, seat)
+            last_sent, sent_at = (table.version, seat), loop.time()
         await asyncio.sleep(0.01)
     raise AssertionError(f"table {table_id} did not reach the goal in {timeout}s (phase {game and game.phase})")
 
@@ -71,6 +75,28 @@ def public_cards_by_version(table_id):
                 seen.update(event["result"]["buried"])
         by_version[row.seq] = set(seen)
     return by_version
+
+
+def fold_log(table_id):
+    """The table's event log folded through the engine from its `start_match`."""
+    game = None
+    for row in TableEvent.objects.filter(table_id=table_id).order_by("seq"):
+        kind = row.action["type"]
+        if kind == "start_match":
+            game = engine.Game.new()
+        elif game is not None and kind in engine.ACTION_TYPES:
+            engine.apply(game, row.action)
+    return game.to_json()
+
+
+@sync_to_async
+def assert_log_whole(table_id):
+    """After anything that went wrong: the log folds to the stored snapshot, and its
+    versions run 1, 2, … up to the table's version with no gap and none twice."""
+    table = Table.objects.get(pk=table_id)
+    seqs = list(TableEvent.objects.filter(table_id=table_id).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, table.version + 1))
+    assert fold_log(table_id) == table.state
 
 
 def cards_in(message) -> list[str]:

@@ -9,8 +9,7 @@ from asgiref.sync import sync_to_async
 from games.models import Table, TableEvent
 from tests.conftest import make_table, session_cookie
 from tests.servers import LiveClient, Server
-from tests.table_driver import choose_action, load, play_until
-from tests.test_table_ws import fold_log
+from tests.table_driver import choose_action, fold_log, load, play_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

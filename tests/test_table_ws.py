@@ -7,9 +7,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import engine
-from games.models import Hand, Table, TableEvent
+from games.models import Hand, Table
 from tests.conftest import make_table, ws_client
-from tests.table_driver import cards_in, own_cards, play_until, public_cards_by_version
+from tests.table_driver import cards_in, fold_log, own_cards, play_until, public_cards_by_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,14 +74,3 @@ async def test_log_folded_through_engine_equals_snapshot(players, fast_clock):
     folded = await sync_to_async(fold_log)(table.pk)
     stored = (await sync_to_async(Table.objects.get)(pk=table.pk)).state
     assert folded == stored
-
-
-def fold_log(table_id):
-    game = None
-    for row in TableEvent.objects.filter(table_id=table_id).order_by("seq"):
-        kind = row.action["type"]
-        if kind == "start_match":
-            game = engine.Game.new()
-        elif game is not None and kind in engine.ACTION_TYPES:
-            engine.apply(game, row.action)
-    return game.to_json()

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import DatabaseError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -112,7 +113,10 @@ async def person_left(table_id: int) -> None:
     _people[table_id] = _people.get(table_id, 1) - 1
     if _people[table_id] <= 0:
         _people.pop(table_id, None)
-    await sync_to_async(people_seen)([table_id])
+    try:
+        await sync_to_async(people_seen)([table_id])
+    except DatabaseError:  # the database is away: the stamp from the last round stands
+        log.warning("table %s: could not stamp its last visit", table_id)
 
 
 def _start_loop() -> None:

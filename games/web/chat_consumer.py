@@ -22,11 +22,12 @@ from games import chat, events, selectors
 from games.engine import Refusal
 from games.models import Table
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
+from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
 
 
-class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
+class ChatConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     max_message_bytes = 2048
     budget_messages = 20  # per socket and window: beyond that the socket is closed (FLOODED)
     budget_window_s = 10.0
@@ -45,16 +46,16 @@ class ChatConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         # Reading the profile is a DB query: never from the event loop itself.
         self.language = await database_sync_to_async(language_for_scope)(self.scope, self.user)
         self.group = events.chat_group(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)  # before the history
-        await self.channel_layer.group_add(events.user_group(self.user.pk), self.channel_name)  # bans close it
+        # Before the history (no line slips between); the user's group: a ban closes it.
+        if not await self.join_groups(self.group, events.user_group(self.user.pk)):
+            await self.close()  # Redis is away: the page tries again
+            return
         await self.accept()
         html = await database_sync_to_async(self._history)()
         await self.send(text_data=json.dumps({"type": "history", "html": html}))
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(events.user_group(self.user.pk), self.channel_name)
+        await self.leave_groups()
 
     async def receive(self, text_data=None, bytes_data=None):
         message = await self.read_message(text_data, bytes_data)

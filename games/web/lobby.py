@@ -10,6 +10,7 @@ from django.utils import translation
 from accounts.selectors import is_banned
 from games import events
 from games.web.i18n import language_for_scope
+from games.web.layer_watch import LayerGroups
 from games.web.lobby_cards import lobby_card
 from games.web.socket_dispatch import DirectDispatch
 
@@ -21,7 +22,7 @@ def lobby_rows(user=None) -> list[dict]:
     return [lobby_card(table, user) for table in visible_tables()[:200]]
 
 
-class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class LobbyConsumer(LayerGroups, DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope["user"]
         if await database_sync_to_async(is_banned)(user):
@@ -29,16 +30,15 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         self.language = await database_sync_to_async(language_for_scope)(self.scope, user)
         self.user_group = events.user_group(user.pk) if user.is_authenticated else None  # a ban closes it
-        if self.user_group:
-            await self.channel_layer.group_add(self.user_group, self.channel_name)
-        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
+        groups = [events.LOBBY_GROUP] + ([self.user_group] if self.user_group else [])
+        if not await self.join_groups(*groups):
+            await self.close()  # Redis is away: the page tries again
+            return
         await self.accept()
         await self.lobby_changed({})
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
-        if getattr(self, "user_group", None):
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        await self.leave_groups()
 
     async def receive(self, text_data=None, bytes_data=None):
         pass  # the lobby socket only listens

@@ -8,10 +8,12 @@ travels through Redis.
 
 import asyncio
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import Error as DatabaseError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -22,9 +24,11 @@ from games.runtime import clock, lifecycle, presence, runner, table_cache, write
 from games.runtime.commands import Issuer, is_card_list
 from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
+from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
 
+log = logging.getLogger(__name__)
 CLIENT_ACTIONS = {"declare", "bury", "play", "play_forced", "sit", "stand", "add_bot", "remove_bot", "start_match"}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9). Only the
@@ -33,7 +37,7 @@ _SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((v
 _SPECTATOR_RENDERS_MAX = 5000
 
 
-class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
+class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     async def connect(self):
         self.user = self.scope["user"]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -41,6 +45,8 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         self.deal_task = None
         self.heartbeat = None
         self.watching = False  # counted as a spectator (games/runtime/presence.py)
+        self.attached = False  # counted by the clock runner
+        self.person = False  # counted at the table (games/runtime/lifecycle.py)
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -50,16 +56,19 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.language, loaded, self.watching = entered
-        self.group = events.table_group(self.table_id)
         # Join the group before the first snapshot, so no change can slip between (STYLE pitfall 2).
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(events.user_group(self.user.pk), self.channel_name)
+        if not await self.join_groups(events.table_group(self.table_id), events.user_group(self.user.pk)):
+            if self.watching:  # refused: Redis is away; the page tries again
+                await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)
+            await self.close()
+            return
         await self.accept()
         await self.push_state(at_least=loaded.version)  # the read _enter just made, or newer
         if self.watching and self.heartbeat is None:  # counted by _enter
             await self._watching_changed()
         runner.attach(self.table_id, loaded.version)
-        self.person = True  # counted at the table until it disconnects (games/runtime/lifecycle.py)
+        self.attached = True
+        self.person = True
         lifecycle.person_arrived(self.table_id)
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
@@ -68,18 +77,31 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.deal_task:
             self.deal_task.cancel()
+        if self.attached:  # first: nothing that fails below may leave the clock counting this socket
+            self.attached = False
+            runner.detach(self.table_id)
+        await self.leave_groups()
         if self.watching:
             await self._set_watching(False)
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(events.user_group(self.user.pk), self.channel_name)
-            runner.detach(self.table_id)
-        if getattr(self, "person", False):
+        if self.person:
+            self.person = False
             await lifecycle.person_left(self.table_id)
 
     # --- incoming -------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        try:
+            await self._receive(text_data, bytes_data)
+        except DatabaseError as error:
+            # The database is away (restarting): the write's transaction never committed,
+            # so nothing changed; say so, keep the socket, and let the player try again.
+            log.warning("table %s: database error, answered 'unavailable': %r", self.table_id, error)
+            await self.send_error(
+                "unavailable",
+                _("The server cannot reach its database just now, so nothing changed. Please try again in a moment."),
+            )
+
+    async def _receive(self, text_data, bytes_data):
         message = await self.read_message(text_data, bytes_data)
         if message is None:
             return

@@ -1,0 +1,303 @@
+"""Soak test of the production stack: bot tables, spectators and reconnects for a long while.
+
+    .venv/bin/python bench/soak.py --minutes 20
+
+What it does (docs/performance.md):
+- sets up Django against BENCH_DATABASE_URL / DATABASE_URL (default
+  postgres://postgres@127.0.0.1:5432/doubleup_bench, created and migrated if needed) and
+  BENCH_REDIS_URL / REDIS_URL (default redis://127.0.0.1:6379/1, flushed: give it a db
+  number of its own); creates --tables all-bot tables (bench/live_data.py);
+- starts the production stack exactly as `bash config/stack/run` does (nginx in front of
+  --processes daphne processes, DEBUG=0) on a free loopback port;
+- connects --spectators sockets per table through nginx (the readers of every action),
+  plus one more per table that keeps hanging up and reconnecting (--churn per minute in
+  all); starts the matches, and starts a new one at any table whose match ended;
+- every minute prints the server processes' memory (RSS), the errors of that minute (error
+  messages or closes at the sockets, failed reconnects, tracebacks in the stack's log) and
+  accepted action → state at every spectator socket (p50/p99, bench/live_measure.py);
+- at the end: memory growth over the last 15 minutes (or the whole run after the first
+  minute, when shorter), and the error count. Target: no error, growth under 5 %.
+Bounded: a hard time limit stops everything. Loopback only.
+Exit status: 0 when it ran, 2 when it could not run.
+"""
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import resource
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from live import Client, free_port, open_all  # noqa: E402
+from live_data import (  # noqa: E402
+    LOOPBACK,
+    CannotRun,
+    check_services,
+    close_db,
+    events_between,
+    make_tables,
+    phases,
+    setup_django,
+    start_matches,
+)
+from live_measure import action_latencies, fmt, percentiles  # noqa: E402
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/doubleup_bench"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/1"
+TARGET_GROWTH_PCT = 5.0
+STACK = None  # the supervisor (config/stack/supervise.py, exec'd by config/stack/run)
+
+
+def fail(message: str) -> None:
+    print(f"bench/soak.py: cannot run: {message}", file=sys.stderr)
+    stop_stack()
+    sys.exit(2)
+
+
+def start_stack(env: dict, run_dir: Path, port: int) -> Path:
+    """`bash config/stack/run`, its output in run_dir/stack.log; back when nginx listens."""
+    global STACK
+    log_path = run_dir / "stack.log"
+    STACK = subprocess.Popen(
+        ["bash", "config/stack/run"],
+        cwd=ROOT,
+        env=env,
+        stdout=open(log_path, "wb"),  # noqa: SIM115 (the stack writes to it for its whole life)
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 300  # the first run may install nginx and collect static files
+    while time.monotonic() < deadline:
+        if STACK.poll() is not None:
+            fail(f"the stack exited at start:\n{log_path.read_text(errors='replace')[-2000:]}")
+        if (run_dir / "processes.json").exists():
+            import socket
+
+            try:
+                socket.create_connection((LOOPBACK, port), timeout=0.2).close()
+                return log_path
+            except OSError:
+                pass
+        time.sleep(0.2)
+    fail("the stack did not start within 300 s")
+    raise AssertionError  # not reached
+
+
+def stop_stack() -> None:
+    if STACK is not None and STACK.poll() is None:
+        STACK.send_signal(signal.SIGTERM)  # the supervisor stops its children
+        try:
+            STACK.wait(20)
+        except subprocess.TimeoutExpired:
+            STACK.kill()
+
+
+def server_rss_mb(run_dir: Path) -> dict[str, float]:
+    """Resident memory of each daphne process of the stack, in MB."""
+    rss = {}
+    for entry in json.loads((run_dir / "processes.json").read_text()):
+        if entry["name"].startswith("daphne-"):
+            try:
+                status = Path(f"/proc/{entry['pid']}/status").read_text()
+            except OSError:
+                continue
+            kb = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+            rss[entry["name"]] = kb / 1024
+    return rss
+
+
+class Churn:
+    """Sockets that hang up and reconnect, one after another, at a steady rate."""
+
+    def __init__(self, clients, per_minute: int, port: int):
+        self.clients, self.per_minute, self.port = clients, per_minute, port
+        self.times: list[float] = []  # reconnect → first state, this minute
+        self.failures = 0
+
+    async def run(self):
+        rng = random.Random(1)
+        while True:
+            await asyncio.sleep(60 / max(1, self.per_minute))
+            client = rng.choice(self.clients)
+            await client.close()
+            started = time.time()
+            try:
+                await client.open(self.port)
+                self.times.append(await asyncio.wait_for(client.first_state, 20) - started)
+            except Exception:
+                self.failures += 1
+
+    def take(self):
+        times, failures = self.times, self.failures
+        self.times, self.failures = [], 0
+        return times, failures
+
+
+async def run(args, port, stack_env, run_dir):
+    loop = asyncio.get_running_loop()
+    db = ThreadPoolExecutor(1)
+
+    def in_db(fn, *a, **kw):
+        return loop.run_in_executor(db, lambda: fn(*a, **kw))
+
+    _deal_ids, table_ids, cookies = await in_db(make_tables, 0, args.tables)
+    cookie_iter = itertools.cycle(cookies)  # spectators need not be distinct users
+    log_path = await loop.run_in_executor(None, start_stack, stack_env, run_dir, port)
+    print(f"stack: {args.processes} server processes behind nginx on {LOOPBACK}:{port}, log {log_path}")
+    watchers = [Client(t, None, next(cookie_iter)) for t in table_ids for _ in range(args.spectators)]
+    churners = [Client(t, None, next(cookie_iter)) for t in table_ids]
+    await open_all(watchers + churners, port)
+    await in_db(start_matches, table_ids)
+    print(f"{args.tables} bot tables, {len(watchers)} spectator sockets, {len(churners)} reconnecting sockets")
+    churn = Churn(churners, args.churn, port)
+    churn_task = asyncio.create_task(churn.run())
+
+    rows, total_errors, tracebacks_seen = [], 0, 0
+    started = time.time()
+    for minute in range(1, args.minutes + 1):
+        window_start = time.time()
+        for client in watchers:
+            client.unexpected.clear()
+        await asyncio.sleep(max(0.0, started + 60 * minute - time.time()))
+        window_end = time.time()
+        await asyncio.sleep(args.grace)  # the states of the minute's last actions
+        events = await in_db(
+            events_between,
+            table_ids,
+            datetime.fromtimestamp(window_start, UTC),
+            datetime.fromtimestamp(window_end - args.grace, UTC),
+        )
+        latencies, missing = action_latencies(watchers, events)
+        reconnects, failed = churn.take()
+        tracebacks = log_path.read_text(errors="replace").count("Traceback")
+        socket_errors = sum(len(c.unexpected) for c in watchers) + sum(len(c.unexpected) for c in churners)
+        for client in churners:
+            client.unexpected.clear()
+        new_tracebacks, tracebacks_seen = tracebacks - tracebacks_seen, tracebacks
+        errors = socket_errors + failed + new_tracebacks + missing
+        total_errors += errors
+        rss = server_rss_mb(run_dir)
+        rows.append({"minute": minute, "rss_mb": rss, "errors": errors})
+        # Finished matches start again, so the load stays the same all along.
+        ended = [t for t, phase in (await in_db(phase_by_table, table_ids)).items() if phase == "finished"]
+        if ended:
+            await in_db(start_matches, ended)
+        print(
+            f"minute {minute:3d}: RSS "
+            + " ".join(f"{name} {mb:.0f} MB" for name, mb in sorted(rss.items()))
+            + f" | errors {errors} (sockets {socket_errors}, reconnects failed {failed}, "
+            f"tracebacks {new_tracebacks}, states missing {missing})"
+            f" | {len(events)} actions, action → every socket {fmt(percentiles(latencies))}"
+            f" | {len(reconnects)} reconnects p99 {percentiles(reconnects).get('p99', 0):.0f} ms"
+            + (f" | {len(ended)} matches restarted" if ended else ""),
+            flush=True,
+        )
+    churn_task.cancel()
+    await asyncio.gather(*(c.close() for c in watchers + churners), return_exceptions=True)
+    final_phases = await in_db(phases, table_ids)
+    await in_db(close_db)
+    db.shutdown()
+    return rows, total_errors, final_phases
+
+
+def phase_by_table(table_ids) -> dict:
+    from games.models import Table
+
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "state__phase"))
+
+
+def summary(rows, total_errors, final_phases) -> None:
+    last = rows[-1]
+    base_row = rows[max(0, len(rows) - 16)] if len(rows) > 1 else rows[0]
+    span = last["minute"] - base_row["minute"]
+    before, after = sum(base_row["rss_mb"].values()), sum(last["rss_mb"].values())
+    growth = 100 * (after - before) / before if before else 0.0
+    print(
+        f"\n=== bench/soak.py {datetime.now(UTC):%Y-%m-%d %H:%M UTC}, {len(rows)} minutes, "
+        f"{os.cpu_count()} CPUs (shared: others may have been running) ===\n"
+        f"memory of the server processes: {before:.0f} MB at minute {base_row['minute']} → {after:.0f} MB at minute "
+        f"{last['minute']}: {growth:+.1f} % over the last {span} minutes "
+        f"(target under {TARGET_GROWTH_PCT:.0f} %: {'MET' if growth < TARGET_GROWTH_PCT else 'MISSED'})\n"
+        f"errors: {total_errors} (target 0: {'MET' if total_errors == 0 else 'MISSED'})\n"
+        f"phases at the end: {dict(final_phases)}"
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=int, default=20, help="how long to run (default 20)")
+    parser.add_argument("--tables", type=int, default=50, help="all-bot tables")
+    parser.add_argument("--spectators", type=int, default=2, help="steady spectator sockets per table")
+    parser.add_argument("--churn", type=int, default=60, help="reconnects per minute, in all")
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1, help="daphne processes")
+    parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the servers")
+    parser.add_argument("--grace", type=float, default=3.0, help="seconds for a minute's last states to arrive")
+    args = parser.parse_args()
+    if args.minutes < 1 or args.tables < 1:
+        parser.error("need at least one minute and one table")
+    hard_limit = 600 + 70 * args.minutes
+
+    def hard_stop():
+        print(f"bench/soak.py: hard time limit of {hard_limit} s reached; stopping", file=sys.stderr)
+        stop_stack()
+        os._exit(3)
+
+    watchdog = threading.Timer(hard_limit, hard_stop)
+    watchdog.daemon = True
+    watchdog.start()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = 4 * args.tables * (args.spectators + 1) + 256
+    if soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, needed), hard))
+
+    database_url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    redis_url = os.environ.get("BENCH_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    try:
+        check_services(database_url, redis_url, flush=(urlsplit(redis_url).path.lstrip("/") or "0") != "0")
+    except CannotRun as error:
+        fail(str(error))
+    secret_key = secrets.token_urlsafe(40)  # shared with the servers: the sessions are signed with it
+    setup_django(database_url, redis_url, secret_key)
+    port = free_port()
+    run_dir = Path(tempfile.mkdtemp(prefix="doubleup-soak-"))
+    stack_env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": secret_key,
+        "ALLOWED_HOSTS": LOOPBACK,
+        "STACK_LISTEN": f"{LOOPBACK}:{port}",
+        "STACK_PROCESSES": str(args.processes),
+        "STACK_RUN_DIR": str(run_dir),
+        "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms),
+        "GAMES_NEXT_HAND_DELAY_MS": "2000",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for proxy in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        stack_env.pop(proxy, None)
+    try:
+        rows, total_errors, final_phases = asyncio.run(run(args, port, stack_env, run_dir))
+    finally:
+        stop_stack()
+    summary(rows, total_errors, final_phases)
+    watchdog.cancel()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""The production stack (config/stack/: nginx in front of two daphne processes, DEBUG=0)
+plays a whole hand with four sockets spread over both processes, all through nginx."""
+
+import os
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.management import call_command
+
+from tests.conftest import make_table, session_cookie
+from tests.servers import LiveClient, Stack
+from tests.table_driver import assert_log_whole, play_until
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def collected_static():
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+@pytest.fixture
+def stack(collected_static, db):
+    running = Stack(processes=2).start()
+    yield running
+    running.stop()
+
+
+def fetch(stack, path):
+    with urllib.request.urlopen(f"http://127.0.0.1:{stack.port}{path}", timeout=10) as response:
+        return response.status, response.headers, response.read()
+
+
+async def test_a_hand_through_nginx_on_two_processes(stack, players):
+    # nginx serves the collected static files itself, and proxies pages to the processes.
+    status, headers, body = await sync_to_async(fetch)(stack, "/static/js/table.js")
+    assert status == 200 and b"WebSocket" in body and "X-Upstream" not in headers
+    status, headers, _body = await sync_to_async(fetch)(stack, "/")
+    assert status == 200 and headers["X-Upstream"] in {stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")}
+    assert "Secure" not in headers.get("Set-Cookie", "")  # plain http on this machine (supervise.py)
+
+    table = await sync_to_async(make_table)(players[0], players=players)
+    clients = []
+    for user in players:
+        cookie = await sync_to_async(session_cookie)(user)
+        clients.append(await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookie))
+    for client in clients:
+        await client.wait_for(lambda m: m["type"] == "state")
+    # nginx put the four sockets on both server processes.
+    assert {c.upstream for c in clients} == {stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")}
+
+    await clients[0].send({"action": "start_match", "version": table.version})
+    table, game = await play_until(clients, table.pk, lambda g: g.phase in ("scored", "finished"), timeout=120)
+    assert len(game.history) == 1
+    for client in clients:  # each socket, on either process, saw the last version
+        await client.wait_for(lambda m: m["type"] == "state" and m["version"] == table.version, timeout=15)
+    await assert_log_whole(table.pk)
+    for client in clients:
+        await client.close()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie is gone too
+
+
+def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_static, db):
+    stack = Stack(processes=2, STACK_RESTART_DELAY="0.5").start()
+    try:
+        before = stack.processes()
+        stack.kill("daphne-1")
+        deadline = time.monotonic() + 30
+        while stack.processes()["daphne-1"]["pid"] == before["daphne-1"]["pid"]:
+            assert time.monotonic() < deadline, "the killed process was not started again"
+            time.sleep(0.1)
+        # nginx reaches the new process (least_conn: both get requests).
+        served = set()
+        while len(served) < 2:
+            assert time.monotonic() < deadline, f"only {served} answered"
+            try:
+                served.add(fetch(stack, "/")[1]["X-Upstream"].split(", ")[-1])
+            except OSError:
+                time.sleep(0.2)  # the new process is still starting
+        children = [entry["pid"] for entry in stack.processes().values()]
+    finally:
+        stack.stop()
+    assert stack.process.returncode == 0
+    assert not [pid for pid in children if alive(pid)]
