@@ -224,7 +224,7 @@ async def restart(server):
     return await sync_to_async(Server(port=server.port, REDIS_URL=server.env["REDIS_URL"]).start)()
 
 
-HAND_BUTTON = re.compile(r'class="card-btn" data-card="([A-Z0-9]+)"')
+HAND_BUTTON = re.compile(r'class="card-btn"[^>]*? data-card="([A-Z0-9]+)"')
 
 
 def hand_cards(message) -> list[str]:
