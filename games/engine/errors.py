@@ -37,6 +37,10 @@ TEMPLATES = {
     "unknown_action": gettext_noop("Unknown action {type}"),
     "bad_action": gettext_noop("Malformed action: {problem}"),
     "match_over": gettext_noop("The match is over"),
+    "bad_rules": gettext_noop("Unknown rules: {problem}"),
+    "joker_pair_no_override": gettext_noop(
+        "At this table a joker pair declares no-trump only while nothing has been declared (house rule, RULES §3.2)"
+    ),
 }
 
 # Some refusals share a machine code but read better with their own sentence.
@@ -46,6 +50,7 @@ CODE_OF = {
     "must_play_all_trump": "must_follow_suit",
     "empty_play": "wrong_card_count",
     "match_over": "wrong_phase",
+    "joker_pair_no_override": "declaration_too_weak",
 }
 
 
