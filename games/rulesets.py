@@ -5,12 +5,16 @@ a short summary and as the full list. The rules themselves live in the engine
 """
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as Promise  # a lazy translation
+else:
+    from django.utils.functional import Promise
 
 
 @dataclass(frozen=True)
@@ -183,3 +187,17 @@ def preset_label(rules: engine.Rules) -> str:
 
 def conflict_reasons(rules: engine.Rules) -> list[str]:
     return [str(CONFLICTS[code]) for code in engine.conflicts(rules)]
+
+
+def rules_of_table(table) -> engine.Rules:
+    """The rules a table plays: its running (or last) match's, from the engine state;
+    before any match, the ones its next match will start with."""
+    state = table.state
+    if state is not None:
+        return engine.Rules.from_json(state.get("rules"))
+    return table.game_rules()
+
+
+def described(rules: engine.Rules) -> dict[str, Any]:
+    """What the rules partial shows: the preset's name, the summary and the full list."""
+    return {"preset": preset_label(rules), "summary": summary(rules), "full": full_list(rules)}

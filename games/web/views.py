@@ -34,7 +34,7 @@ def create_table(request):
     form = TableForm(request.POST)
     if not form.is_valid():
         return render(request, "games/lobby.html", {"rows": lobby_rows(request.user), "form": form}, status=400)
-    table = table_create(owner=request.user, **form.cleaned_data)
+    table = table_create(owner=request.user, **form.table_options())
     return redirect(table_url(table))
 
 
