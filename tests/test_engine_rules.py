@@ -169,7 +169,7 @@ def test_a_state_without_rules_plays_rules_md():
         {"permanent_twos": "no"},
         {"kitty_bonus": "triple"},
         {"colour": "red"},
-        {"last_chance_ms": 20000},
+        {"last_chance_ms": 600001},
         {"last_chance_ms": True},
         {"version": 99},
         {"must_play": "none", "match_end": "dealer_at_a"},

@@ -13,7 +13,7 @@ from typing import Any
 from .errors import rule_refusal
 
 RULES_VERSION = 1
-LAST_CHANCE_MAX_MS = 10000
+LAST_CHANCE_MAX_MS = 600_000  # what a stored table may hold; the create form offers 0-10 s
 
 
 @dataclass(frozen=True, slots=True)
