@@ -4,15 +4,19 @@ match page, and a whole match under a non-default preset through the real runtim
 player and three bots), whose replay folds under the stored rules exactly."""
 
 import asyncio
+import random
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
+from django.utils import timezone
 
 from games import engine
 from games.history import matches, replay
+from games.history.rendering import frame_context
 from games.models import Hand, Match, Table, TableEvent
-from games.runtime import writer
+from games.runtime import clock, writer
 from games.runtime.commands import Issuer
 from tests.conftest import make_table, ws_client
 from tests.table_driver import play_until
@@ -140,3 +144,69 @@ async def test_a_whole_match_under_the_qq_preset_with_bots_replays_exactly(playe
         assert frames[-1].kind == "hand_scored"
         assert frames[-1].info["result"] == result
         assert frames[-1].view.get("rules") == rules.to_json()
+
+
+@pytest.mark.django_db
+def test_nobody_declares_under_redeal_and_the_clock_deals_the_hand_again(players, fast_clock):
+    table = make_table(players[0], players=players, window_ms=0, rules={"no_declaration": "redeal"})
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    table = Table.objects.get(pk=table.pk)
+    first_deck = Hand.objects.get(match__table=table).deck
+    # The whole deal is out by now; nobody at the table declares.
+    Table.objects.filter(pk=table.pk).update(deal_started_at=timezone.now() - timedelta(seconds=60))
+    for _ in range(3):  # the clock's steps: persist the deal, then fix trump after the window
+        table = Table.objects.get(pk=table.pk)
+        seats = list(table.seats.order_by("position"))
+        step = clock.due_step(table, engine.Game.from_json(table.state), seats, timezone.now())
+        if step is None or step.action is None:
+            break
+        writer.table_act(table_id=table.pk, action=step.action, expected_version=table.version, issuer=step.issuer)
+        if engine.Game.from_json(Table.objects.get(pk=table.pk).state).redeals:
+            break
+    table = Table.objects.get(pk=table.pk)
+    game = engine.Game.from_json(table.state)
+    assert (game.phase, game.dealt, game.redeals, game.trump, game.flipped) == ("deal", 0, 1, None, None)
+    last = TableEvent.objects.filter(table=table).order_by("-seq").first()
+    assert last.action == {"type": "fix_trump"} and [e["type"] for e in last.events] == ["redealt"]
+    # The deal starts again on the clock, with the new deck on record.
+    assert table.deal_started_at > timezone.now() - timedelta(seconds=5)
+    hand = Hand.objects.get(match__table=table)
+    assert hand.deck == game.deck != first_deck
+    assert clock.dealt_at(table, timezone.now()) < 100
+
+
+def test_a_replay_under_house_rules_shows_the_redeal_and_ends_where_the_hand_did():
+    rules = engine.check_rules({"no_declaration": "redeal", "permanent_twos": False, "kitty_bonus": "double"})
+    rng = random.Random(5)
+    game, actions = engine.Game.new(rules), []
+
+    def act(action):
+        nonlocal game
+        game, _ = engine.step(game, action)
+        actions.append(action)
+
+    act({"type": "start_hand", "seed": "replay-redeal"})
+    act({"type": "deal", "upto": 100})
+    act({"type": "fix_trump"})  # nobody declared: dealt again
+    assert game.phase == "deal" and game.redeals == 1
+    act({"type": "deal", "upto": 100})
+    seat, cards = next((s, c[0]) for s in range(4) if (c := engine.legal_declarations(game, s)))
+    act({"type": "declare", "seat": seat, "cards": cards})
+    act({"type": "fix_trump"})
+    act({"type": "bury", "seat": game.dealer, "cards": game.hands[game.dealer][:8]})
+    while game.phase == "play":
+        act({"type": "play", "seat": game.turn, "cards": engine.sample_play(game, game.turn, rng)})
+    frames = replay.hand_frames([], actions, rules)
+    kinds = [f.kind for f in frames]
+    assert kinds.count("redealt") == 1 and kinds.count("card_dealt") == 200
+    assert frames[-1].kind == "hand_scored" and frames[-1].view == engine.view(game, None, reveal=True)
+    assert frames[-1].info["result"]["kitty_multiplier"] in (0, 2)
+    names = ["N", "E", "S", "W"]
+    sentences = [frame_context(f, names)["sentence"] for f in frames]  # the replay viewer's steps
+    assert "Nobody declared: the hand is dealt again (house rule)." in sentences
+    # The same log under the rulebook is another game: the stored rules are what replays it.
+    try:
+        other = replay.fold(actions)
+    except replay.ReplayError:
+        other = None
+    assert other is None or other.to_json() != game.to_json()
