@@ -5,8 +5,10 @@ a short summary and as the full list. The rules themselves live in the engine
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -199,5 +201,12 @@ def rules_of_table(table) -> engine.Rules:
 
 
 def described(rules: engine.Rules) -> dict[str, Any]:
-    """What the rules partial shows: the preset's name, the summary and the full list."""
+    """What the rules partial shows: the preset's name, the summary and the full list.
+    Shared, read-only: the lobby renders one per table on every change, so the words are
+    worked out once per ruleset and language."""
+    return _described(rules, get_language())
+
+
+@lru_cache(maxsize=512)
+def _described(rules: engine.Rules, language: str | None) -> dict[str, Any]:
     return {"preset": preset_label(rules), "summary": summary(rules), "full": full_list(rules)}

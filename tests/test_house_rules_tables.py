@@ -210,3 +210,18 @@ def test_a_replay_under_house_rules_shows_the_redeal_and_ends_where_the_hand_did
     except replay.ReplayError:
         other = None
     assert other is None or other.to_json() != game.to_json()
+
+
+def test_the_rules_read_in_both_languages():
+    from django.utils import translation
+
+    from games import rulesets
+
+    qq = rulesets.described(QQ)
+    with translation.override("zh-hans"):
+        zh = rulesets.described(QQ)
+    assert qq["summary"][:2] == ["2s are ordinary cards", "redeal if nobody declares"]
+    assert zh["summary"][:2] == ["2 不是主牌", "无人亮主则重发"]
+    assert zh["preset"] == "QQ 升级风格" and qq["preset"] == "QQ 升级 style"
+    assert [r["rule"] for r in zh["full"]] == [o.rule for o in engine.OPTIONS]
+    assert all(r["label"] and r["explanation"] and r["value"] for r in zh["full"])
