@@ -40,6 +40,9 @@ class Table(models.Model):
     last_chance_ms = models.PositiveIntegerField(_("last-chance window (ms)"), default=2000)
     turn_limit_s = models.PositiveSmallIntegerField(_("turn time limit"), choices=TURN_LIMITS, default=0)
     allow_bots = models.BooleanField(_("bots may fill seats"), default=True)
+    # House rules (docs/house-rules.md): the options that differ from RULES.md, as
+    # {option: value}; the last-chance window is the `last_chance_ms` column above.
+    rules = models.JSONField(_("house rules"), default=dict, blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     closed_reason = models.CharField(max_length=300, blank=True)
@@ -65,6 +68,10 @@ class Table(models.Model):
 
     def __str__(self):
         return f"{self.name} (#{self.pk})"
+
+    def game_rules(self) -> engine.Rules:
+        """The engine Rules a match at this table starts with."""
+        return engine.check_rules({**(self.rules or {}), "last_chance_ms": self.last_chance_ms})
 
 
 class Seat(models.Model):
@@ -106,6 +113,8 @@ class Match(models.Model):
     aborted = models.BooleanField(default=False)
     abort_reason = models.CharField(max_length=300, blank=True)
     final_levels = models.JSONField(null=True, blank=True)
+    # The engine Rules the match was played under (Rules.to_json(); null: older, RULES.md).
+    rules = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]
@@ -115,6 +124,9 @@ class Match(models.Model):
 
     def __str__(self):
         return f"{self.table.name} match {self.number}"
+
+    def game_rules(self) -> engine.Rules:
+        return engine.Rules.from_json(self.rules)
 
 
 class MatchPlayer(models.Model):
@@ -148,6 +160,7 @@ class Hand(models.Model):
     flipped = models.CharField(max_length=4, blank=True)
     declarations = models.JSONField(default=list)
     levels_before = models.JSONField()
+    rules = models.JSONField(null=True, blank=True)  # the Rules it was played under (as Match.rules)
     # Filled when the hand is scored (RULES §6–§8).
     trick_points = models.IntegerField(null=True, blank=True)
     kitty_points = models.IntegerField(null=True, blank=True)
@@ -173,6 +186,9 @@ class Hand(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.finished_at is not None
+
+    def game_rules(self) -> engine.Rules:
+        return engine.Rules.from_json(self.rules)
 
 
 class Bury(models.Model):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("tables/new/", views.create_table, name="create_table"),
     path("play-now/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/last-match/", views.table_last_match, name="table_last_match"),
     path("join/<str:code>/", views.invite, name="invite"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),

@@ -83,7 +83,7 @@ def fold_log(table_id):
     for row in TableEvent.objects.filter(table_id=table_id).order_by("seq"):
         kind = row.action["type"]
         if kind == "start_match":
-            game = engine.Game.new()
+            game = engine.Game.new(engine.Rules.from_json(row.action.get("rules")))  # the table's rules
         elif game is not None and kind in engine.ACTION_TYPES:
             engine.apply(game, row.action)
     return game.to_json()

@@ -150,7 +150,8 @@ def test_folding_the_whole_log_reproduces_the_stored_snapshot(played):
     table = Table.objects.get(pk=played["table"].pk)
     actions = [row.action for row in TableEvent.objects.filter(table=table).order_by("seq")]
     assert actions[0]["type"] == "start_match"
-    assert replay.fold(replay.engine_actions(actions[1:])).to_json() == table.state
+    rules = replay.start_rules(actions[0])  # the table's rules, the window included
+    assert replay.fold(replay.engine_actions(actions[1:]), rules).to_json() == table.state
 
 
 @pytest.mark.django_db

@@ -37,7 +37,8 @@ async def test_one_player_and_three_bots_play_a_hand(players, fast_clock):
     actions = await sync_to_async(list)(
         TableEvent.objects.filter(table_id=table.pk).order_by("seq").values_list("action", flat=True)
     )
-    assert replay.fold(replay.engine_actions(actions)).to_json() == table.state
+    (start,) = [action for action in actions if action["type"] == "start_match"]
+    assert replay.fold(replay.engine_actions(actions), replay.start_rules(start)).to_json() == table.state
     hand = await sync_to_async(Hand.objects.get)(match__table_id=table.pk, number=1)
     assert hand.kitty_points == engine.points(game.result["buried"])
     assert hand.defenders_score == hand.trick_points + hand.kitty_bonus + hand.penalties

@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone, translation
 
 from games import engine
@@ -106,4 +107,7 @@ def test_the_end_of_the_match_says_who_won_and_links_the_record(table, players):
         center = regions(table, game, 0, players[0])["center"]
     assert 'data-testid="match-over"' in center
     assert "North–South win the match!" in center and "Your team won" in center
-    assert f'href="/matches/{match.pk}/"' in center
+    assert f'href="/tables/{table.pk}/last-match/"' in center
+    client = Client()
+    client.force_login(players[0])
+    assert client.get(f"/tables/{table.pk}/last-match/")["Location"] == f"/matches/{match.pk}/"

@@ -209,7 +209,8 @@ def assert_log_folds_to_snapshot(table_id):
     starts = [i for i, action in enumerate(actions) if action["type"] == "start_match"]
     if table.state is None:
         return
-    folded = replay.fold(replay.engine_actions(actions[starts[-1] + 1 :]))
+    rules = replay.start_rules(actions[starts[-1]])
+    folded = replay.fold(replay.engine_actions(actions[starts[-1] + 1 :]), rules)
     assert folded.to_json() == table.state
 
 

@@ -28,11 +28,12 @@ LEAD_VALUE = 3.0
 
 
 # --- declarations (RULES §3) -------------------------------------------------------
-def trump_share(cards: Sequence[str], level: str, trump: str) -> float:
-    """Fraction of `cards` that would be trumps if `trump` ("NT" or a suit) were fixed."""
+def trump_share(cards: Sequence[str], level: str, trump: str, twos: bool = True) -> float:
+    """Fraction of `cards` that would be trumps if `trump` ("NT" or a suit) were fixed
+    (`twos`: the table's 2s are permanent trumps, RULES §2.2)."""
     if not cards:
         return 0.0
-    ctx = engine.context(level, trump)
+    ctx = engine.context(level, trump, twos)
     return sum(1 for c in cards if ctx.is_trump(c)) / len(cards)
 
 
@@ -49,6 +50,8 @@ def decide_declaration(obs: Observation) -> list[str] | None:
         return None
     end = obs.phase == "last_chance" or obs.dealt >= engine.DEALT_CARDS
     progress = min(1.0, size / 25)
+    # An observation-like object without rules (a hand-made one) plays RULES.md.
+    twos = getattr(obs, "rules", engine.DEFAULT_RULES).permanent_twos
     best: tuple[tuple[float, int], list[str]] | None = None
     for cards in obs.can_declare:
         if standing and standing[0] == obs.seat and len(cards) == 1 and standing[2] == 1:
@@ -56,7 +59,7 @@ def decide_declaration(obs: Observation) -> list[str] | None:
         found = engine.declaration_of(list(cards), obs.level)
         assert found is not None  # can_declare lists declarations only
         strength, trump = found
-        share = trump_share(mine, obs.level, trump)
+        share = trump_share(mine, obs.level, trump, twos)
         need = 0.24 if trump == "NT" else 0.5 - 0.08 * progress - (0.06 if end else 0.0)
         if standing and engine.same_team(standing[0], obs.seat):
             need += 0.15  # partner's declaration stands: override only with a far better suit
@@ -284,7 +287,7 @@ def follow_scores(k: Knowledge, options: Sequence[list[str]]) -> Scored:
 
 
 def bonus_at_stake(k: Knowledge, lead: Sequence[str]) -> float:
-    mult = engine.kitty_multiplier(lead, k.ctx)
+    mult = engine.kitty_multiplier(lead, k.ctx, k.rules)
     pts = kitty_guess(k) if k.kitty_points is None else k.kitty_points
     return mult * pts
 

@@ -42,6 +42,7 @@ class Knowledge:
         "hand_counts",
         "kitty_points",
         "known",
+        "rules",
         "seat",
         "trick",
         "tricks_done",
@@ -61,6 +62,7 @@ class Knowledge:
     tricks_done: int
     defender_points: int
     kitty_points: float | None  # estimated points in the bury; None: guess (kitty_guess)
+    rules: engine.Rules  # the table's (the kitty bonus at stake depends on them)
     _cls_cache: dict[str, ClassFacts]
 
     @classmethod
@@ -78,12 +80,14 @@ class Knowledge:
         hand_counts: list[int] | None,
         tricks_done: int,
         defender_points: int,
+        rules: engine.Rules = engine.DEFAULT_RULES,
     ) -> "Knowledge":
         k = cls.__new__(cls)
         k.seat, k.ctx, k.dealer, k.hand, k.trick = seat, ctx, dealer, hand, trick
         k.unseen, k.voids, k.known, k.hand_counts = unseen, voids, known, hand_counts
         k.tricks_done, k.defender_points = tricks_done, defender_points
         k.kitty_points = 0  # estimated points in the bury (set by the policy)
+        k.rules = rules
         k._cls_cache = {}
         return k
 
@@ -119,6 +123,7 @@ class Knowledge:
             hand_counts=list(obs.hand_counts),
             tricks_done=len(obs.tricks),
             defender_points=obs.defender_points,
+            rules=obs.rules,
         )
 
     # --- per suit-class facts about the unseen cards ---------------------------

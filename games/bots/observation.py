@@ -11,7 +11,7 @@ kitty for a non-dealer.
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games import engine
 from games.engine.cards import Play
@@ -43,6 +43,9 @@ class Observation:
     defender_points: int
     penalties: int
     can_declare: tuple[Cards, ...]  # card lists this seat may declare now
+    # The table's rules (public, in the view). Left out of repr: a bot's random choices
+    # are seeded from repr(obs), and RULES.md tables keep the seeds they always had.
+    rules: engine.Rules = field(default=engine.DEFAULT_RULES, repr=False)
 
     @property
     def partner(self) -> int:
@@ -50,7 +53,7 @@ class Observation:
 
     @property
     def ctx(self) -> engine.TrumpContext:
-        return engine.context(self.level, self.trump)
+        return engine.context(self.level, self.trump, self.rules.permanent_twos)
 
     def cards_seen(self) -> list[str]:
         """Every card code in the observation (the honesty test checks this list)."""
@@ -105,4 +108,5 @@ def observe(game: engine.Game, seat: int) -> Observation:
         defender_points=v["defender_points"],
         penalties=v["penalties"],
         can_declare=tuple(tuple(c) for c in v["can_declare"]),
+        rules=engine.Rules.from_json(v.get("rules")),
     )

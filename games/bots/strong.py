@@ -158,10 +158,11 @@ def relaxed_world(obs: Observation, k: Knowledge, rng: random.Random) -> World |
 
 
 # --- rollouts ---------------------------------------------------------------------------
-def level_utility(score: int) -> float:
+def level_utility(score: int, rules: engine.Rules = engine.DEFAULT_RULES) -> float:
     """Defenders' smooth level outcome for a defenders' score: the levels it moves
-    (RULES §7.2, negative when the dealer's team goes up) plus a share for the points."""
-    side, steps = engine.level_change(score)
+    (RULES §7.2 under the table's rules, negative when the dealer's team goes up) plus a
+    share for the points."""
+    side, steps = engine.level_change(score, rules)
     return (steps if side == "defenders" else -steps) + max(score, 0) / 80
 
 
@@ -220,6 +221,7 @@ class Rollout:
                 hand_counts=None,
                 tricks_done=0,
                 defender_points=0,
+                rules=obs.rules,
             )
             kn.kitty_points = kitty_points if s == dealer else None  # None: guessed
             kns.append(kn)
@@ -234,6 +236,7 @@ class Rollout:
             turn=seat,
             defender_points=obs.defender_points,
             penalties=obs.penalties,
+            rules=obs.rules,
         )
         cards = first
         if cards is None:
@@ -256,7 +259,7 @@ class Rollout:
             kn = kns[seat]
             kn.trick = trick
             cards = basic.lead(kn) if not trick else basic.follow(kn)
-        utility = level_utility(playout.score)
+        utility = level_utility(playout.score, obs.rules)
         return utility if engine.is_defender(obs.seat, dealer) else -utility
 
 

@@ -3,7 +3,7 @@
 Implements ../shared/RULES.md. See docs/engine.md. Public API is re-exported here.
 """
 
-from .actions import ACTION_TYPES, apply, check_play
+from .actions import ACTION_TYPES, apply, check_play, step
 from .advice import (
     classify,
     forced_play,
@@ -19,7 +19,17 @@ from .errors import Refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import START_LEVELS, Game, deal_receiver
 from .order import TRUMP_CLASS, TrumpContext, context, sort_cards, standing_context
-from .scoring import hand_outcome, hand_score, is_defender, kitty_bonus, kitty_multiplier, level_change, penalty_delta
+from .rules import CUSTOM, DEFAULT_RULES, OPTIONS, PRESETS, Rules, check_rules, conflicts, preset_of, preset_rules
+from .scoring import (
+    hand_outcome,
+    hand_score,
+    is_defender,
+    kitty_bonus,
+    kitty_multiplier,
+    level_change,
+    penalty_delta,
+    throw_penalty,
+)
 from .seats import next_seat, partner_of, same_team, team_of
 from .shapes import Component, requirements, shape_of, split
 from .simulate import Playout
@@ -29,9 +39,13 @@ from .views import view, view_context
 __all__ = [
     "ACTION_TYPES",
     "CODES",
+    "CUSTOM",
     "DEALT_CARDS",
+    "DEFAULT_RULES",
     "JOKERS",
     "KITTY_SIZE",
+    "OPTIONS",
+    "PRESETS",
     "RANKS",
     "START_LEVELS",
     "SUITS",
@@ -41,12 +55,15 @@ __all__ = [
     "Game",
     "Playout",
     "Refusal",
+    "Rules",
     "TrumpContext",
     "apply",
     "check_declaration",
     "check_play",
+    "check_rules",
     "check_throw",
     "classify",
+    "conflicts",
     "context",
     "deal_receiver",
     "declaration_of",
@@ -67,6 +84,8 @@ __all__ = [
     "partner_of",
     "penalty_delta",
     "points",
+    "preset_of",
+    "preset_rules",
     "requirements",
     "same_team",
     "sample_hand_play",
@@ -75,7 +94,9 @@ __all__ = [
     "sort_cards",
     "split",
     "standing_context",
+    "step",
     "team_of",
+    "throw_penalty",
     "trick_points",
     "trick_winner",
     "view",

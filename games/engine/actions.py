@@ -1,26 +1,34 @@
-"""apply(game, action): the only way a Game changes.
+"""step(game, action) -> (game, events): the only way a Game changes.
 
-Every handler validates the whole action first (raising Refusal with `game` untouched)
-and only then mutates. Handlers return events: dicts with "type"; a private event
-carries "only": seat (seen by that seat alone).
+`step` never changes the Game it is given (nor anything reachable from it): it returns a
+new Game that shares every value the action left alone and holds new lists and dicts for
+what changed (copy-on-write, see Game.evolve). Every handler validates the whole action
+first (raising Refusal) and only then builds the new state. Handlers return events:
+dicts with "type"; a private event carries "only": seat (seen by that seat alone).
+`apply(game, action) -> events` is the in-place form for callers that keep one Game
+object (it makes `game` become the new state). Every rule asks `game.rules`.
 """
 
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .cards import DEALT_CARDS, KITTY_SIZE, VALID, Play, full_deck, holds, points, remove_cards
+from .cards import DEALT_CARDS, KITTY_SIZE, VALID, Play, full_deck, holds, points
 from .declare import Declaration, check_declaration, flip_trump
 from .errors import rule_refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import Game, TrickRecord, deal_receiver
-from .order import context
-from .scoring import hand_outcome, hand_score, is_defender, penalty_delta
+from .order import TrumpContext
+from .scoring import hand_outcome, hand_score, is_defender, penalty_delta, throw_penalty
 from .seats import next_seat, team_of
 from .tricks import FailedThrow, check_throw, trick_winner
 
 Action = Mapping[str, Any]  # a JSON object from a client, the clock, a bot or the log
 Event = dict[str, Any]  # a JSON object for the log and the readers
+
+# House rule no_declaration = redeal (§3.4): after this many redeals of one hand the 4th
+# kitty card is turned up after all, so that a table where nobody declares still plays.
+MAX_REDEALS = 3
 
 
 def _hands(game: Game) -> list[list[str]]:
@@ -56,89 +64,119 @@ def _cards(action: Action) -> list[str]:
     return cards
 
 
+def _without(hand: list[str], cards: list[str]) -> list[str]:
+    """A new hand: `hand` less `cards` (the caller checked they are held)."""
+    out = list(hand)
+    for c in cards:
+        out.remove(c)
+    return out
+
+
+def _replaced(items: list[Any], index: int, value: Any) -> list[Any]:
+    """A new list: `items` with `items[index]` replaced."""
+    out = list(items)
+    out[index] = value
+    return out
+
+
 # --- start_hand / deal --------------------------------------------------------
-def start_hand(game: Game, action: Action) -> list[Event]:
+def _deal_fields(g: Game, deck: list[str]) -> None:
+    """The fields of a fresh deal of `deck` (start_hand, and a redeal)."""
+    g.deck = deck
+    g.phase = "deal"
+    g.trump = None
+    g.turn = None
+    g.dealt = 0
+    g.hands = [[], [], [], []]
+    g.areas = [[], [], [], []]
+    g.standing = None
+    g.declarations = []
+    g.flipped = None
+    g.kitty = deck[DEALT_CARDS : DEALT_CARDS + KITTY_SIZE]
+
+
+def start_hand(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "ready", "scored")
     seed = action.get("seed")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
         raise rule_refusal("bad_action", problem="seed must be a string")
     deck = full_deck()
     random.Random(seed).shuffle(deck)
-    game.hand_no += 1
-    if game.hand_no == 1:
-        game.dealer, game.first = None, 0  # §3.5, §3.6: first hand
+    g = game.evolve()
+    g.hand_no += 1
+    if g.hand_no == 1:
+        g.dealer, g.first = None, 0  # §3.5, §3.6: first hand
     else:
-        assert game.result is not None  # "scored": the last hand's result
-        game.dealer = game.result["next_dealer"]  # §8.2 rotation, fixed before the deal
-        game.first = game.dealer
-    game.deck = deck
-    game.phase = "deal"
-    game.trump = None
-    game.turn = None
-    game.dealt = 0
-    game.hands = [[], [], [], []]
-    game.areas = [[], [], [], []]
-    game.standing = None
-    game.declarations = []
-    game.flipped = None
-    game.kitty = deck[DEALT_CARDS : DEALT_CARDS + KITTY_SIZE]
-    game.buried = None
-    game.leader = None
-    game.trick = []
-    game.tricks = []
-    game.defender_points = 0
-    game.penalties = 0
-    game.last_failed_throw = None
-    return [
+        assert g.result is not None  # "scored": the last hand's result
+        g.dealer = g.result["next_dealer"]  # §8.2 rotation, fixed before the deal
+        g.first = g.dealer
+    _deal_fields(g, deck)
+    g.buried = None
+    g.leader = None
+    g.trick = []
+    g.tricks = []
+    g.defender_points = 0
+    g.penalties = 0
+    g.last_failed_throw = None
+    g.redeals = 0
+    return g, [
         {
             "type": "hand_started",
-            "hand_no": game.hand_no,
-            "dealer": game.dealer,
-            "first": game.first,
-            "levels": dict(game.levels),
-            "level": game.level,
+            "hand_no": g.hand_no,
+            "dealer": g.dealer,
+            "first": g.first,
+            "levels": dict(g.levels),
+            "level": g.level,
         }
     ]
 
 
-def deal(game: Game, action: Action) -> list[Event]:
+def deal(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "deal")
     upto = action.get("upto", game.dealt + 1)
     if type(upto) is not int or not game.dealt < upto <= DEALT_CARDS:
         raise rule_refusal("bad_action", problem=f"upto must be between {game.dealt + 1} and {DEALT_CARDS}")
     events: list[Event] = []
-    first, deck, hands = game.first, game.deck, _hands(game)
+    first, deck = game.first, game.deck
     assert first is not None and deck is not None
+    hands = list(_hands(game))
+    fresh = [False] * 4  # copy each receiving hand once
     for i in range(game.dealt, upto):
         seat = deal_receiver(first=first, index=i)
+        if not fresh[seat]:
+            hands[seat] = list(hands[seat])
+            fresh[seat] = True
         hands[seat].append(deck[i])
         events.append({"type": "card_dealt", "seat": seat, "card": deck[i], "n": i + 1, "only": seat})
-    game.dealt = upto
+    g = game.evolve()
+    g.hands = hands
+    g.dealt = upto
     if upto == DEALT_CARDS:
-        game.phase = "last_chance"  # §3.4: a short window, then fix_trump
+        g.phase = "last_chance"  # §3.4: a short window, then fix_trump
         events.append({"type": "deal_complete"})
-    return events
+    return g, events
 
 
 # --- declarations and trump ---------------------------------------------------
-def declare(game: Game, action: Action) -> list[Event]:
+def declare(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "deal", "last_chance")
     seat, cards = _seat(action), _cards(action)
-    hands, areas, declarations = _hands(game), game.areas, game.declarations
+    hands, areas, declarations = list(_hands(game)), game.areas, game.declarations
     assert areas is not None and declarations is not None
-    new = check_declaration(seat, cards, hands[seat], game.standing, game.level)
+    new = check_declaration(seat, cards, hands[seat], game.standing, game.level, game.rules)
+    areas = list(areas)
     events: list[Event] = []
-    old = game.standing
-    if old is not None and not new["reinforce"]:
-        # §3.3: overridden cards go straight back to their owner's hand.
-        owner = old["seat"]
-        back = areas[owner]
-        hands[owner].extend(back)
-        areas[owner] = []
-        events.append({"type": "declaration_overridden", "seat": owner, "cards": back})
-    remove_cards(hands[seat], cards)
-    areas[seat].extend(cards)
-    game.standing = {"seat": new["seat"], "cards": new["cards"], "strength": new["strength"], "trump": new["trump"]}
+    if game.standing is not None and not new["reinforce"]:
+        # §3.3: overridden cards go straight back to their owner's hand (with a partner's
+        # reinforcement, house rule, two areas hold the standing declaration).
+        for owner in range(4):
+            back = areas[owner]
+            if back:
+                hands[owner] = hands[owner] + back
+                areas[owner] = []
+                events.append({"type": "declaration_overridden", "seat": owner, "cards": list(back)})
+    hands[seat] = _without(hands[seat], cards)
+    areas[seat] = areas[seat] + cards
     entry: Declaration = {
         "seat": seat,
         "cards": list(cards),
@@ -146,67 +184,93 @@ def declare(game: Game, action: Action) -> list[Event]:
         "trump": new["trump"],
         "reinforce": new["reinforce"],
     }
-    declarations.append(entry)
+    g = game.evolve()
+    g.hands, g.areas = hands, areas
+    g.standing = {"seat": new["seat"], "cards": new["cards"], "strength": new["strength"], "trump": new["trump"]}
+    g.declarations = declarations + [entry]
     events.insert(0, dict(entry, type="declared"))
-    return events
+    return g, events
 
 
-def fix_trump(game: Game, action: Action) -> list[Event]:
+def _redeal(game: Game) -> tuple[Game, list[Event]]:
+    """House rule no_declaration = redeal (§3.4): the same hand is dealt again from a new
+    shuffle, derived from the old deck so that a replay of the log deals the same cards."""
+    deck = game.deck
+    assert deck is not None and game.hands is not None and game.areas is not None
+    new_deck = full_deck()
+    random.Random("redeal:" + " ".join(deck)).shuffle(new_deck)
+    g = game.evolve()
+    _deal_fields(g, new_deck)
+    g.redeals = game.redeals + 1
+    return g, [{"type": "redealt", "redeals": g.redeals, "first": g.first}]
+
+
+def fix_trump(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "last_chance")
-    hands, areas, kitty = _hands(game), game.areas, game.kitty
-    assert areas is not None and kitty is not None
+    rules, kitty, declarations = game.rules, game.kitty, game.declarations
+    assert game.areas is not None and kitty is not None and declarations is not None
+    if game.standing is None and rules.no_declaration == "redeal" and game.redeals < MAX_REDEALS:
+        return _redeal(game)
+    g = game.evolve()
     events: list[Event] = []
     if game.standing is not None:
-        game.trump = game.standing["trump"]
-        if game.dealer is None:
-            game.dealer = game.standing["seat"]  # §3.5 first hand: the standing declarer
+        g.trump = game.standing["trump"]
+        if g.dealer is None:
+            # §3.5 first hand: the standing declarer; house rule: the first declarer (抢庄).
+            first_declarer = rules.first_dealer == "first_declarer"
+            g.dealer = declarations[0]["seat"] if first_declarer else game.standing["seat"]
     else:
-        game.flipped = kitty[3]  # §3.4: the 4th kitty card, 1-based
-        game.trump = flip_trump(game.flipped)
-        if game.dealer is None:
-            game.dealer = 0
-        events.append({"type": "kitty_flipped", "card": game.flipped})
-    for seat in range(4):  # §3.4: declaration areas go back to their owners
-        hands[seat].extend(areas[seat])
-        areas[seat] = []
-    hands[game.dealer].extend(kitty)  # §4.1: the dealer picks up the kitty
-    game.phase = "bury"
-    game.turn = game.dealer
-    events.append({"type": "trump_fixed", "trump": game.trump, "dealer": game.dealer, "level": game.level})
-    events.append({"type": "kitty_taken", "seat": game.dealer, "cards": list(kitty), "only": game.dealer})
-    return events
+        if rules.no_declaration == "no_trump":
+            g.trump = "NT"  # house rule: nobody declared, so no-trump (no card is turned up)
+        else:
+            g.flipped = kitty[3]  # §3.4: the 4th kitty card, 1-based
+            g.trump = flip_trump(g.flipped)
+            events.append({"type": "kitty_flipped", "card": g.flipped})
+        if g.dealer is None:
+            g.dealer = 0
+    # §3.4: declaration areas go back to their owners; §4.1: the dealer picks up the kitty.
+    hands = [h + a for h, a in zip(_hands(game), game.areas)]
+    hands[g.dealer] = hands[g.dealer] + kitty
+    g.hands, g.areas = hands, [[], [], [], []]
+    g.phase = "bury"
+    g.turn = g.dealer
+    events.append({"type": "trump_fixed", "trump": g.trump, "dealer": g.dealer, "level": g.level})
+    events.append({"type": "kitty_taken", "seat": g.dealer, "cards": list(kitty), "only": g.dealer})
+    return g, events
 
 
-def bury(game: Game, action: Action) -> list[Event]:
+def bury(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "bury")
     seat, cards = _seat(action), _cards(action)
     if seat != game.dealer:
         raise rule_refusal("not_dealer")
     if len(cards) != KITTY_SIZE:
         raise rule_refusal("bury_needs_8")
-    hand = _hands(game)[seat]
-    if not holds(hand, cards):
+    hands = _hands(game)
+    if not holds(hands[seat], cards):
         raise rule_refusal("cards_not_in_hand")
-    remove_cards(hand, cards)
-    game.buried = list(cards)
-    game.phase = "play"
-    game.turn = game.leader = game.dealer  # §5.2: the dealer leads the first trick
-    game.trick = []
-    return [
+    g = game.evolve()
+    g.hands = _replaced(hands, seat, _without(hands[seat], cards))
+    g.buried = list(cards)
+    g.phase = "play"
+    g.turn = g.leader = g.dealer  # §5.2: the dealer leads the first trick
+    g.trick = []
+    return g, [
         {"type": "buried", "seat": seat, "cards": list(cards), "only": seat},
-        {"type": "play_started", "leader": game.leader},
+        {"type": "play_started", "leader": g.leader},
     ]
 
 
 # --- play ---------------------------------------------------------------------
-def check_play(game: Game, seat: int, cards: list[str]) -> FailedThrow | None:
+def check_play(game: Game, seat: int, cards: list[str], ctx: TrumpContext | None = None) -> FailedThrow | None:
     """Validate a play without changing anything. Returns the throw check result for a
-    failed throw (else None); raises Refusal when the play is illegal."""
+    failed throw (else None); raises Refusal when the play is illegal. `ctx`: the game's
+    play context, when the caller has it already."""
     if seat != game.turn:
         raise rule_refusal("not_your_turn")
     hands = _hands(game)
     hand = hands[seat]
-    ctx = context(game.level, game.trump)
+    ctx = ctx or game.play_context()
     if not game.trick:
         err = lead_refusal(hand, cards, ctx)
         if err is not None:
@@ -220,105 +284,114 @@ def check_play(game: Game, seat: int, cards: list[str]) -> FailedThrow | None:
     return None
 
 
-def play(game: Game, action: Action) -> list[Event]:
+def play(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "play")
     seat, cards = _seat(action), _cards(action)
-    failed = check_play(game, seat, cards)
+    ctx = game.play_context()
+    failed = check_play(game, seat, cards, ctx)
     trick, tricks = game.trick, game.tricks
     assert trick is not None and tricks is not None
+    g = game.evolve()
     events: list[Event] = []
     if failed is not None:
         # §5.3: a failed throw leads only the forced component and costs a penalty.
-        delta = penalty_delta(seat=seat, dealer=_dealer(game), penalty=failed["penalty"])
-        game.penalties += delta
-        game.last_failed_throw = {
+        penalty = throw_penalty(attempted=cards, forced=failed["forced"], penalty=failed["penalty"], rules=g.rules)
+        delta = penalty_delta(seat=seat, dealer=_dealer(game), penalty=penalty)
+        g.penalties += delta
+        g.last_failed_throw = {
             "seat": seat,
             "attempted": list(cards),
             "forced": failed["forced"],
             "beatable": failed["beatable"],
-            "penalty": failed["penalty"],
+            "penalty": penalty,
             "defenders_delta": delta,
             "trick_no": len(tricks) + 1,
         }
-        events.append(dict(game.last_failed_throw, type="throw_failed"))
+        events.append(dict(g.last_failed_throw, type="throw_failed"))
         cards = failed["forced"]
-    remove_cards(_hands(game)[seat], cards)
-    trick.append([seat, list(cards)])
-    events.append({"type": "played", "seat": seat, "cards": list(cards)})
-    if len(trick) < 4:
-        game.turn = next_seat(seat)
-        return events
-    return events + _finish_trick(game, trick, tricks)
+    # Copy-on-write, inline: this is the hot path of every hand (bench/engine.py).
+    hands = _hands(game).copy()
+    hand = hands[seat] = hands[seat].copy()
+    for c in cards:
+        hand.remove(c)
+    g.hands = hands
+    g.trick = trick + [[seat, cards.copy()]]
+    events.append({"type": "played", "seat": seat, "cards": cards.copy()})
+    if len(g.trick) < 4:
+        g.turn = next_seat(seat)
+        return g, events
+    return g, events + _finish_trick(g, g.trick, tricks, ctx)
 
 
-def _finish_trick(game: Game, trick: list[Play], tricks: list[TrickRecord]) -> list[Event]:
-    ctx = context(game.level, game.trump)
+def _finish_trick(g: Game, trick: list[Play], tricks: list[TrickRecord], ctx: TrumpContext) -> list[Event]:
+    """Resolve the full `trick` on the new Game `g` (`tricks`: the old list, not changed)."""
     winner = trick_winner(trick, ctx)
     pts = sum(points(c) for _, c in trick)
-    if is_defender(winner, _dealer(game)):
-        game.defender_points += pts  # §5.6: points count for the winner's team
-    assert game.leader is not None
-    tricks.append({"leader": game.leader, "plays": trick, "winner": winner, "points": pts})
-    events: list[Event] = [{"type": "trick_won", "seat": winner, "points": pts, "trick_no": len(tricks)}]
-    game.trick = []
-    game.leader = game.turn = winner
-    if not any(_hands(game)):
-        events += _finish_hand(game, tricks[-1])
+    if is_defender(winner, _dealer(g)):
+        g.defender_points += pts  # §5.6: points count for the winner's team
+    assert g.leader is not None
+    record: TrickRecord = {"leader": g.leader, "plays": trick, "winner": winner, "points": pts}
+    g.tricks = tricks + [record]
+    events: list[Event] = [{"type": "trick_won", "seat": winner, "points": pts, "trick_no": len(g.tricks)}]
+    g.trick = []
+    g.leader = g.turn = winner
+    if not any(_hands(g)):
+        events += _finish_hand(g, record, ctx)
     return events
 
 
-def _finish_hand(game: Game, last: TrickRecord) -> list[Event]:
-    """§6 kitty bonus, §7 score, §8 levels, next dealer and match end."""
-    ctx = context(game.level, game.trump)
-    dealer, buried, kitty, declarations = _dealer(game), game.buried, game.kitty, game.declarations
+def _finish_hand(g: Game, last: TrickRecord, ctx: TrumpContext) -> list[Event]:
+    """§6 kitty bonus, §7 score, §8 levels, next dealer and match end (on the new Game)."""
+    dealer, buried, kitty, declarations = _dealer(g), g.buried, g.kitty, g.declarations
     assert buried is not None and kitty is not None and declarations is not None
     score, mult, bonus = hand_score(
         last_plays=last["plays"],
         last_winner=last["winner"],
         buried=buried,
         dealer=dealer,
-        trick_points=game.defender_points,
-        penalties=game.penalties,
+        trick_points=g.defender_points,
+        penalties=g.penalties,
         ctx=ctx,
+        rules=g.rules,
     )
-    outcome = hand_outcome(dealer, game.levels, score)
+    outcome = hand_outcome(dealer, g.levels, score, g.rules)
     result = {
-        "hand_no": game.hand_no,
+        "hand_no": g.hand_no,
         "dealer": dealer,
         "dealer_team": team_of(dealer),
-        "level": game.level,
-        "trump": game.trump,
-        "flipped": game.flipped,
+        "level": g.level,
+        "trump": g.trump,
+        "flipped": g.flipped,
         "declarations": [dict(d) for d in declarations],
         "kitty": list(kitty),
         "buried": list(buried),
-        "trick_points": game.defender_points,
+        "trick_points": g.defender_points,
         "kitty_points": points(buried),
         "kitty_multiplier": mult,
         "kitty_bonus": bonus,
-        "penalties": game.penalties,
+        "penalties": g.penalties,
         "defenders_score": score,
-        "levels_before": dict(game.levels),
+        "levels_before": dict(g.levels),
         "levels_after": outcome["levels"],
         "level_change": outcome["level_change"],
         "next_dealer": outcome["next_dealer"],
         "winner": outcome["winner"],
     }
-    game.result = result
-    game.history.append(result)
-    game.levels = dict(outcome["levels"])
-    game.turn = None
+    g.result = result
+    g.history = g.history + [result]
+    g.levels = dict(outcome["levels"])
+    g.turn = None
     events: list[Event] = [{"type": "hand_scored", "result": result}]
     if outcome["winner"] is not None:
-        game.winner = outcome["winner"]
-        game.phase = "finished"
-        events.append({"type": "match_won", "team": game.winner})
+        g.winner = outcome["winner"]
+        g.phase = "finished"
+        events.append({"type": "match_won", "team": g.winner})
     else:
-        game.phase = "scored"
+        g.phase = "scored"
     return events
 
 
-HANDLERS: dict[str, Callable[[Game, Action], list[Event]]] = {
+HANDLERS: dict[str, Callable[[Game, Action], tuple[Game, list[Event]]]] = {
     "start_hand": start_hand,
     "deal": deal,
     "declare": declare,
@@ -329,11 +402,20 @@ HANDLERS: dict[str, Callable[[Game, Action], list[Event]]] = {
 ACTION_TYPES = frozenset(HANDLERS)  # what an event log may hand to apply()
 
 
-def apply(game: Game, action: Action) -> list[Event]:
-    """Validate and apply one action; returns its events. On Refusal `game` is untouched."""
+def step(game: Game, action: Action) -> tuple[Game, list[Event]]:
+    """Validate one action and return (the new Game, its events); `game` is never changed.
+    On Refusal nothing was built."""
     if not isinstance(action, Mapping):
         raise rule_refusal("bad_action", problem="an action is a JSON object")
     handler = HANDLERS.get(str(action.get("type")))
     if handler is None:
         raise rule_refusal("unknown_action", type=str(action.get("type"))[:40])
     return handler(game, action)
+
+
+def apply(game: Game, action: Action) -> list[Event]:
+    """`step` in place: `game` becomes the new state; returns the events. On Refusal
+    `game` is untouched."""
+    new, events = step(game, action)
+    game.become(new)
+    return events

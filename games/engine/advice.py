@@ -17,7 +17,7 @@ from .cards import KITTY_SIZE, Play
 from .errors import Refusal, rule_refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import Game
-from .order import TrumpContext, context
+from .order import TrumpContext
 from .shapes import Component, fit_tractors, requirements, runs, shape_of, split
 
 THROW_CAP = 200
@@ -25,7 +25,7 @@ FOLLOW_LIMIT = 5000
 
 
 def _play_ctx(game: Game) -> TrumpContext:
-    return context(game.level, game.trump)
+    return game.play_context()
 
 
 def classify(game: Game, seat: int | None, cards: list[str]) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def legal_declarations(game: Game, seat: int | None) -> list[list[str]]:
     """Card lists `seat` could declare right now (a self-reinforce is the added card)."""
     if game.phase not in ("deal", "last_chance") or seat is None or game.hands is None:
         return []
-    return _declare.legal_declarations(seat, game.hands[seat], game.standing, game.level)
+    return _declare.legal_declarations(seat, game.hands[seat], game.standing, game.level, game.rules)
 
 
 # --- leads --------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Runs rule cases (../shared/rules-cases/README.md) against the engine itself.
 
 Used by `manage.py rulecheck` and the tests. Every kind goes through the code the
-game uses; `lead` and `declare` cases even run through `apply` on a real Game.
+game uses; `lead` and `declare` cases even run through `apply` on a real Game. A case
+may carry `"rules": {option: value, ...}` (docs/house-rules.md); absent means RULES.md.
 """
 
 import json
@@ -11,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from .actions import apply
-from .cards import DEALT_CARDS
+from .cards import DEALT_CARDS, full_deck
 from .errors import Refusal
 from .follow import is_legal_follow
 from .game import Game
-from .order import context, sort_cards
+from .order import TrumpContext, context, sort_cards
+from .rules import DEFAULT_RULES, Rules, check_rules
 from .scoring import hand_outcome, kitty_bonus
 from .seats import team_of
 from .shapes import shape_of
@@ -24,9 +26,9 @@ from .tricks import trick_points, trick_winner
 Case = dict[str, Any]  # one rule case, as read from its JSON file
 
 
-def table(level: str, trump: str | None, dealer: int | None, hand_no: int = 2) -> Game:
+def table(level: str, trump: str | None, dealer: int | None, hand_no: int = 2, rules: Rules = DEFAULT_RULES) -> Game:
     """A bare Game in the middle of a hand (no deck), for rule cases and tests."""
-    g = Game.new()
+    g = Game.new(rules)
     g.hand_no = hand_no
     g.dealer = dealer
     g.trump = trump
@@ -42,16 +44,26 @@ def table(level: str, trump: str | None, dealer: int | None, hand_no: int = 2) -
     return g
 
 
+def case_rules(case: Case) -> Rules:
+    """The case's Rules: its "rules" object (option values), or RULES.md without one."""
+    values = case.get("rules")
+    return check_rules(values) if values else DEFAULT_RULES
+
+
+def _ctx(case: Case) -> TrumpContext:
+    return context(case["level"], case["trump"], case_rules(case).permanent_twos)
+
+
 def _order(case: Case) -> object:
-    return sort_cards(case["cards"], case["level"], case["trump"])
+    return _ctx(case).sort(case["cards"])
 
 
 def _shape(case: Case) -> object:
-    return shape_of(case["cards"], context(case["level"], case["trump"]))
+    return shape_of(case["cards"], _ctx(case))
 
 
 def _lead(case: Case) -> object:
-    g = table(case["level"], case["trump"], case["dealer"])
+    g = table(case["level"], case["trump"], case["dealer"], rules=case_rules(case))
     g.phase = "play"
     g.hands = [list(case["hands"][str(s)]) for s in range(4)]
     g.turn = g.leader = case["seat"]
@@ -66,44 +78,48 @@ def _lead(case: Case) -> object:
 
 
 def _follow(case: Case) -> object:
-    ok, _ = is_legal_follow(case["lead"], case["hand"], case["play"], context(case["level"], case["trump"]))
+    ok, _ = is_legal_follow(case["lead"], case["hand"], case["play"], _ctx(case))
     return {"legal": ok}
 
 
 def _trick(case: Case) -> object:
     plays = [[seat, cards] for seat, cards in case["plays"]]
-    ctx = context(case["level"], case["trump"])
-    return {"winner": trick_winner(plays, ctx), "points": trick_points(plays)}
+    return {"winner": trick_winner(plays, _ctx(case)), "points": trick_points(plays)}
 
 
 def _kitty(case: Case) -> object:
-    ctx = context(case["level"], case["trump"])
-    return {"bonus": kitty_bonus(case["last_lead"], case["kitty"], ctx, case["winner_team"] == "defenders")}
+    defenders = case["winner_team"] == "defenders"
+    return {"bonus": kitty_bonus(case["last_lead"], case["kitty"], _ctx(case), defenders, case_rules(case))}
 
 
 def _result(case: Case) -> object:
-    out = hand_outcome(case["dealer"], case["levels"], case["defenders_score"])
+    out = hand_outcome(case["dealer"], case["levels"], case["defenders_score"], case_rules(case))
     return {k: out[k] for k in ("levels", "next_dealer", "winner")}
 
 
 def _declare(case: Case) -> object:
     first = case["first_hand"]
-    g = table(case["level"], None, None if first else case["dealer"], 1 if first else 2)
+    dealer = None if first else case["dealer"]
+    g = table(case["level"], None, dealer, 1 if first else 2, rules=case_rules(case))
     g.phase = "last_chance"
     g.standing = None
     g.kitty = list(case.get("kitty") or ["S3", "S4", "S5", "S6", "S8", "S9", "SQ", "SA"])
+    g.deck = full_deck()  # a stand-in: only a redeal (house rule) shuffles it again
     accepted: list[bool] = []
-    hands = g.hands
-    assert hands is not None  # table() deals empty hands
     for seat, cards in case["steps"]:
         # "Assume every player holds the cards they show."
-        hands[seat] += list((Counter(cards) - Counter(hands[seat])).elements())
+        hands = list(g.hands or [])
+        hands[seat] = hands[seat] + list((Counter(cards) - Counter(hands[seat])).elements())
+        g.hands = hands
         try:
             apply(g, {"type": "declare", "seat": seat, "cards": cards})
             accepted.append(True)
         except Refusal:
             accepted.append(False)
-    apply(g, {"type": "fix_trump"})
+    events = apply(g, {"type": "fix_trump"})
+    if any(e["type"] == "redealt" for e in events):
+        # House rule no_declaration = redeal: the hand is dealt again, trump not fixed.
+        return {"accepted": accepted, "trump": None, "dealer": g.dealer, "redealt": True}
     return {"accepted": accepted, "trump": g.trump, "dealer": g.dealer}
 
 
@@ -122,7 +138,8 @@ KINDS: dict[str, Callable[[Case], object]] = {
 def _normalise(kind: str, value: object, case: Case) -> object:
     """Forced cards are a multiset: compare them in display order."""
     if kind == "lead" and isinstance(value, dict) and "forced" in value:
-        value = dict(value, forced=sort_cards(value["forced"], case["level"], case["trump"]))
+        twos = case_rules(case).permanent_twos
+        value = dict(value, forced=sort_cards(value["forced"], case["level"], case["trump"], twos))
     return value
 
 

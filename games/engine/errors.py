@@ -53,10 +53,15 @@ TEMPLATES: dict[str, str | Plural] = {
     "unknown_action": gettext_noop("Unknown action {type}"),
     "bad_action": gettext_noop("Malformed action: {problem}"),
     "match_over": gettext_noop("The match is over"),
+    "bad_rules": gettext_noop("Unknown rules: {problem}"),
+    "joker_pair_no_override": gettext_noop(
+        "At this table a joker pair declares no-trump only while nothing has been declared (a house rule)"
+    ),
 }
 
 # The section of RULES.md each refusal applies.
 RULE_OF = {
+    "joker_pair_no_override": "3.2",
     "not_your_turn": "5.2",
     "wrong_card_count": "5.4",
     "empty_play": "5.2",
@@ -80,6 +85,7 @@ CODE_OF = {
     "must_play_all_trump": "must_follow_suit",
     "empty_play": "wrong_card_count",
     "match_over": "wrong_phase",
+    "joker_pair_no_override": "declaration_too_weak",
 }
 
 

@@ -1,7 +1,10 @@
 """Game: one match (a series of hands) and the state of its current hand.
 
 Plain data only, so to_json/from_json are lossless and cheap. The rules that change it
-live in actions.py (apply); what a seat may see lives in views.py.
+live in actions.py (`step` returns a new Game and never changes the one it was given: the
+new one shares every value that did not change, so nothing reachable from a Game is ever
+changed in place by the engine); what a seat may see lives in views.py. A Game carries its
+`Rules` (rules.py), serialised with the state.
 """
 
 import pickle
@@ -11,7 +14,8 @@ from typing import Any, TypedDict
 
 from .cards import DEALT_CARDS, Play
 from .declare import Declaration, Standing
-from .order import TrumpContext, standing_context
+from .order import TrumpContext, context, standing_context
+from .rules import DEFAULT_RULES, Rules
 from .seats import next_seat, team_of
 
 # RULES §8.1: both teams start at level 2 (team -> rank); read-only, copy it to change it
@@ -36,6 +40,7 @@ _HAND_FIELDS: dict[str, object] = {
     "defender_points": 0,  # points the defenders won in tricks
     "penalties": 0,  # signed throw penalties, as a delta to the defenders (§5.3)
     "last_failed_throw": None,
+    "redeals": 0,  # times this hand was dealt again because nobody declared (house rule, §3.4)
 }
 
 _MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result", "winner", "history")
@@ -85,8 +90,11 @@ class Game:
     defender_points: int
     penalties: int
     last_failed_throw: dict[str, Any] | None
+    redeals: int
+    rules: Rules  # the table's ruleset (immutable, shared)
 
-    def __init__(self) -> None:
+    def __init__(self, rules: Rules = DEFAULT_RULES) -> None:
+        self.rules = rules
         self.phase = "ready"
         self.hand_no = 0
         self.dealer = None
@@ -101,8 +109,19 @@ class Game:
             setattr(self, name, empty)
 
     @classmethod
-    def new(cls) -> "Game":
-        return cls()
+    def new(cls, rules: Rules = DEFAULT_RULES) -> "Game":
+        return cls(rules)
+
+    def evolve(self) -> "Game":
+        """A shallow copy: the same values, shared. actions.step changes the copy by
+        rebinding fields to new values (copy-on-write), never the values themselves."""
+        g = Game.__new__(Game)
+        g.__dict__ = self.__dict__.copy()
+        return g
+
+    def become(self, other: "Game") -> None:
+        """Take on `other`'s state (the in-place `apply` of older callers)."""
+        self.__dict__ = other.__dict__  # `other` is the caller's fresh, unshared Game
 
     # --- derived --------------------------------------------------------------
     @property
@@ -125,7 +144,9 @@ class Game:
     def ctx(self) -> TrumpContext:
         """TrumpContext of the hand; before trump is fixed, the standing declaration's
         trump is used (display only)."""
-        return standing_context(level=self.level, trump=self.trump, standing=self.standing)
+        return standing_context(
+            level=self.level, trump=self.trump, standing=self.standing, twos=self.rules.permanent_twos
+        )
 
     def deal_order(self) -> list[tuple[int, str]]:
         """The 100 (seat, card) of this hand's deal, in order (server-internal)."""
@@ -142,11 +163,14 @@ class Game:
         data = {name: getattr(self, name) for name in _MATCH_FIELDS}
         for name in _HAND_FIELDS:
             data[name] = getattr(self, name)
-        return _clone(data)
+        data = _clone(data)
+        data["rules"] = self.rules.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Game":
-        g = cls()
+        """The Game of a `to_json` snapshot; one without "rules" (older) plays RULES.md."""
+        g = cls(Rules.from_json(data.get("rules")))
         data = _clone(dict(data))
         for name in _MATCH_FIELDS:
             setattr(g, name, data[name])
@@ -159,6 +183,10 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game hand {self.hand_no} {self.phase} dealer={self.dealer} trump={self.trump} levels={self.levels}>"
+
+    def play_context(self) -> TrumpContext:
+        """The TrumpContext of play: the fixed trump (None before it is fixed) under the rules."""
+        return context(self.level, self.trump, self.rules.permanent_twos)
 
 
 def _clone(data: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ Contexts are immutable and cached per (level, trump), so the tables are built on
 """
 
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import Any
 
 from .cards import CODES, JOKERS, RANKS, SUITS
@@ -18,28 +17,33 @@ _CLASS_ORDER = {TRUMP_CLASS: 0, "S": 1, "H": 2, "D": 3, "C": 4}
 
 class TrumpContext:
     """Per-hand ordering tables. `trump` is a suit letter, "NT", or None (not fixed yet:
-    ordered like no-trump, which only matters for display during the deal)."""
+    ordered like no-trump, which only matters for display during the deal). `twos`: the
+    2s are permanent trumps (RULES §2.2, the default; the house rule `permanent_twos`)."""
 
-    __slots__ = ("cls", "key", "level", "pos", "trump")
+    __slots__ = ("cls", "key", "level", "pos", "trump", "twos")
 
     level: str
     trump: str | None
+    twos: bool
     cls: dict[str, str]  # card -> suit-class (a suit letter or TRUMP_CLASS)
     pos: dict[str, int]  # card -> position inside its suit-class
     key: dict[str, tuple[int, int, int]]  # card -> display sort key (§2.6)
 
-    def __init__(self, level: str, trump: str | None) -> None:
+    def __init__(self, level: str, trump: str | None, twos: bool = True) -> None:
         if level not in RANKS:
             raise ValueError(f"bad level {level!r}")
         if trump not in SUITS and trump not in ("NT", None):
             raise ValueError(f"bad trump {trump!r}")
         self.level = level
         self.trump = trump
+        self.twos = twos
         tsuit = trump if trump in SUITS else None
         cls: dict[str, str] = {}
         pos: dict[str, int] = {}
-        # RULES §2.4: a plain run 3..A skipping the level rank (2 is always trump).
-        plain = [r for r in RANKS if r not in ("2", level)]
+        # RULES §2.4: a plain run 3..A skipping the level rank (2 is always trump); without
+        # permanent 2s the run is 2..A, 2 lowest (docs/house-rules.md, permanent_twos).
+        permanent = ("2", level) if twos else (level,)
+        plain = [r for r in RANKS if r not in permanent]
         for s in SUITS:
             for i, r in enumerate(plain):
                 cls[s + r] = TRUMP_CLASS if s == tsuit else s
@@ -47,7 +51,7 @@ class TrumpContext:
         # RULES §2.3, from low to high above the trump-suit run:
         # other 2s < trump-suit 2 < other level cards < trump-suit level card < SJK < BJK.
         p = len(plain) if tsuit else 0
-        ranks_above = ["2", level] if level != "2" else ["2"]
+        ranks_above = list(dict.fromkeys(permanent))  # low to high; at level 2 just the 2s
         for r in ranks_above:
             for s in SUITS:
                 cls[s + r] = TRUMP_CLASS
@@ -84,23 +88,32 @@ class TrumpContext:
         return {self.cls[c] for c in cards}
 
     def __repr__(self) -> str:
-        return f"TrumpContext({self.level!r}, {self.trump!r})"
+        twos = "" if self.twos else ", twos=False"
+        return f"TrumpContext({self.level!r}, {self.trump!r}{twos})"
 
 
-@cache
-def context(level: str, trump: str | None) -> TrumpContext:
-    """The shared, cached TrumpContext for a level rank and trump."""
-    return TrumpContext(level, trump)
+_CONTEXTS: dict[tuple[str, str | None, bool], TrumpContext] = {}
 
 
-def sort_cards(cards: Iterable[str], level: str, trump: str | None) -> list[str]:
+def context(level: str, trump: str | None, twos: bool = True) -> TrumpContext:
+    """The shared, cached TrumpContext for a level rank, trump and the 2s rule."""
+    key = (level, trump, twos)
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        ctx = _CONTEXTS[key] = TrumpContext(level, trump, twos)
+    return ctx
+
+
+def sort_cards(cards: Iterable[str], level: str, trump: str | None, twos: bool = True) -> list[str]:
     """Cards in RULES §2.6 display order."""
-    return context(level, trump).sort(cards)
+    return context(level, trump, twos).sort(cards)
 
 
-def standing_context(*, level: str, trump: str | None, standing: Mapping[str, Any] | None) -> TrumpContext:
+def standing_context(
+    *, level: str, trump: str | None, standing: Mapping[str, Any] | None, twos: bool = True
+) -> TrumpContext:
     """The hand's TrumpContext; before trump is fixed, the standing declaration's trump
     (RULES §3.3: the hand is sorted and marked as if it stood; display only)."""
     if trump is None and standing:
         trump = standing["trump"]
-    return context(level, trump)
+    return context(level, trump, twos)

@@ -1,27 +1,56 @@
-"""Kitty bonus (RULES §6), level changes (§7.2), next dealer and match end (§8)."""
+"""Throw penalties (RULES §5.3), kitty bonus (§6), level changes (§7.2), next dealer and
+match end (§8), each under the table's Rules (docs/house-rules.md)."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import RANKS, Play, next_level, points
+from .cards import RANKS, Play, points
 from .order import TrumpContext
+from .rules import DEFAULT_RULES, Rules
 from .seats import next_seat, partner_of, same_team, team_of
-from .shapes import split
+from .shapes import requirements, split
 
 MAX_KITTY_MULTIPLIER = 64  # RULES §6.1, decision V6
+ACE = len(RANKS) - 1  # index of A, the last level (§8.1)
+# House rule must_play: the ranks a climb may not pass over (A always but under "none").
+MUST_PLAY_RANKS = {"a": ("A",), "5_10_k": ("5", "10", "K", "A"), "none": ()}
 
 
-def kitty_multiplier(last_lead: Sequence[str], ctx: TrumpContext) -> int:
-    """2^k, k = cards in the largest component of the last trick's lead, capped at 64."""
-    k = max(comp.size for comp in split(last_lead, ctx))
+def throw_penalty(
+    *, attempted: Sequence[str], forced: Sequence[str], penalty: int, rules: Rules = DEFAULT_RULES
+) -> int:
+    """The unsigned penalty of a failed throw (RULES §5.3): `penalty` is §5.3's (10 per card
+    of every beatable component); house rules: none, or 10 per card taken back."""
+    if rules.throw_penalty == "none":
+        return 0
+    if rules.throw_penalty == "per_card_back":
+        return 10 * (len(attempted) - len(forced))
+    return penalty
+
+
+def kitty_multiplier(last_lead: Sequence[str], ctx: TrumpContext, rules: Rules = DEFAULT_RULES) -> int:
+    """RULES §6.1: 2^k, k = cards in the largest component of the last trick's lead, capped
+    at 64. House rules: `by_pairs` 2^(1 + pairs in the lead), uncapped; `double` ×2."""
+    if rules.kitty_bonus == "double":
+        return 2
+    comps = split(last_lead, ctx)
+    if rules.kitty_bonus == "by_pairs":
+        return 1 << (1 + requirements(comps)[1])  # single ×2, pair ×4, two pairs ×8, ...
+    k = max(comp.size for comp in comps)
     return min(1 << k, MAX_KITTY_MULTIPLIER)  # 2**k
 
 
-def kitty_bonus(last_lead: Sequence[str], kitty: Sequence[str], ctx: TrumpContext, defenders_won: bool = True) -> int:
+def kitty_bonus(
+    last_lead: Sequence[str],
+    kitty: Sequence[str],
+    ctx: TrumpContext,
+    defenders_won: bool = True,
+    rules: Rules = DEFAULT_RULES,
+) -> int:
     """Points the buried kitty adds to the defenders (0 if the dealer team won, §6.2)."""
     if not defenders_won:
         return 0
-    return points(kitty) * kitty_multiplier(last_lead, ctx)
+    return points(kitty) * kitty_multiplier(last_lead, ctx, rules)
 
 
 def is_defender(seat: int, dealer: int) -> bool:
@@ -44,19 +73,25 @@ def hand_score(
     trick_points: int,
     penalties: int,
     ctx: TrumpContext,
+    rules: Rules = DEFAULT_RULES,
 ) -> tuple[int, int, int]:
     """(defenders' score, kitty multiplier, kitty bonus) at the end of a hand: trick points,
     the kitty bonus when the defenders took the last trick (§6), and penalties (§7.1)."""
     last_lead = last_plays[0][1]
     defenders_won = is_defender(last_winner, dealer)
-    mult = kitty_multiplier(last_lead, ctx) if defenders_won else 0
-    bonus = kitty_bonus(last_lead, buried, ctx, defenders_won)
+    mult = kitty_multiplier(last_lead, ctx, rules) if defenders_won else 0
+    bonus = kitty_bonus(last_lead, buried, ctx, defenders_won, rules)
     return trick_points + bonus + penalties, mult, bonus
 
 
-def level_change(defenders_score: int) -> tuple[str, int]:
-    """("dealer" | "defenders", levels) for a defenders' score (RULES §7.2)."""
+def level_change(defenders_score: int, rules: Rules = DEFAULT_RULES) -> tuple[str, int]:
+    """("dealer" | "defenders", levels) for a defenders' score (RULES §7.2; the house rule
+    `level_steps = gentle`: 0 → dealer +2, 1-79 → +1; 80-119 take over, then +1 a further 80)."""
     s = max(defenders_score, 0)
+    if rules.level_steps == "gentle":
+        if s < 80:
+            return "dealer", 2 if s == 0 else 1
+        return "defenders", (s - 40) // 80  # 80-119: 0, 120-199: 1, 200-279: 2, ...
     if s == 0:
         return "dealer", 3
     if s < 40:
@@ -66,7 +101,25 @@ def level_change(defenders_score: int) -> tuple[str, int]:
     return "defenders", (s - 80) // 40  # 80-119: 0, 120-159: 1, ... each 40 one more
 
 
-def hand_outcome(dealer: int, levels: Mapping[str, str], defenders_score: int) -> dict[str, Any]:
+def climb(before: str, steps: int, rules: Rules = DEFAULT_RULES) -> tuple[str, bool]:
+    """(level after climbing `steps` from `before`, whether the climb passed A).
+
+    RULES §8.1: a climb stops at A. House rule must_play: it also stops on 5, 10 and K
+    (`5_10_k`), or nothing stops it (`none`) and passing A wins the match (docs/house-rules.md)."""
+    start = RANKS.index(before)
+    target = start + steps
+    for rank in MUST_PLAY_RANKS[rules.must_play]:
+        i = RANKS.index(rank)
+        if start < i < target:
+            return rank, False
+    if target > ACE:
+        return "A", True
+    return RANKS[target], False
+
+
+def hand_outcome(
+    dealer: int, levels: Mapping[str, str], defenders_score: int, rules: Rules = DEFAULT_RULES
+) -> dict[str, Any]:
     """Levels after the hand, next dealer and match winner (RULES §7.2, §8).
 
     `levels` maps team ("0"/"1") to rank before the hand. Returns {"levels", "next_dealer"
@@ -74,14 +127,16 @@ def hand_outcome(dealer: int, levels: Mapping[str, str], defenders_score: int) -
     "levels": levels actually gained after the A cap}}."""
     dealer_team = team_of(dealer)
     defenders = 1 - dealer_team
-    side, steps = level_change(defenders_score)
+    side, steps = level_change(defenders_score, rules)
     team = dealer_team if side == "dealer" else defenders
     after = {str(t): levels[str(t)] for t in (0, 1)}
     before = after[str(team)]
-    after[str(team)] = next_level(before, steps)  # stops at A (§8.1)
+    after[str(team)], passed_a = climb(before, steps, rules)  # stops at A (§8.1)
     gained = RANKS.index(after[str(team)]) - RANKS.index(before)
-    # §8.4: a team at A before the hand wins the match by winning this hand.
-    winner = team if levels[str(team)] == "A" else None
+    # §8.4: a team at A before the hand wins the match by winning this hand; house rule
+    # match_end = dealer_at_a: only by winning it as the dealer team.
+    at_a = levels[str(team)] == "A" and (rules.match_end == "pass_a" or side == "dealer")
+    winner = team if at_a or passed_a else None
     if winner is not None:
         next_dealer = None
     elif side == "dealer":

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from .cards import points
 from .order import TrumpContext
-from .scoring import hand_score, is_defender, penalty_delta
+from .rules import DEFAULT_RULES, Rules
+from .scoring import hand_score, is_defender, penalty_delta, throw_penalty
 from .seats import next_seat
 from .tricks import check_throw, trick_winner
 
@@ -19,9 +20,11 @@ from .tricks import check_throw, trick_winner
 class Playout:
     """The play phase of one hand from some point on. `hands` (four card lists) and
     `trick` are the caller's lists and change in place as cards are played; a finished
-    trick's list is left as it is (four plays) and a new list starts the next one."""
+    trick's list is left as it is (four plays) and a new list starts the next one. `rules`
+    are the table's (the throw penalty and the kitty bonus depend on them); `ctx` must be
+    built with the same rules' 2s."""
 
-    __slots__ = ("buried", "ctx", "dealer", "defender_points", "hands", "penalties", "score", "trick", "turn")
+    __slots__ = ("buried", "ctx", "dealer", "defender_points", "hands", "penalties", "rules", "score", "trick", "turn")
 
     def __init__(
         self,
@@ -34,8 +37,10 @@ class Playout:
         turn: int,
         defender_points: int = 0,
         penalties: int = 0,
+        rules: Rules = DEFAULT_RULES,
     ) -> None:
         self.ctx, self.dealer, self.hands, self.buried = ctx, dealer, hands, buried
+        self.rules = rules
         self.trick, self.turn = trick, turn
         self.defender_points, self.penalties = defender_points, penalties
         self.score: int | None = None  # the defenders' score once the hand is over
@@ -48,7 +53,10 @@ class Playout:
         if not trick and len(played) > 1:
             failed = check_throw(played, seat, hands, self.ctx)
             if failed is not None:
-                self.penalties += penalty_delta(seat=seat, dealer=self.dealer, penalty=failed["penalty"])
+                penalty = throw_penalty(
+                    attempted=played, forced=failed["forced"], penalty=failed["penalty"], rules=self.rules
+                )
+                self.penalties += penalty_delta(seat=seat, dealer=self.dealer, penalty=penalty)
                 played = failed["forced"]
         hand = hands[seat]
         for c in played:
@@ -70,6 +78,7 @@ class Playout:
                 trick_points=self.defender_points,
                 penalties=self.penalties,
                 ctx=self.ctx,
+                rules=self.rules,
             )[0]
         else:
             self.trick = []

@@ -12,6 +12,7 @@ from .advice import legal_declarations
 from .cards import DEALT_CARDS, points
 from .game import Game
 from .order import TrumpContext, context, standing_context
+from .rules import DEFAULT_RULES
 from .seats import team_of
 
 
@@ -84,6 +85,8 @@ def view(game: Game, seat: int | None, *, reveal: bool = False) -> dict[str, Any
             legal_declarations(game, seat) if seat is not None and game.phase in ("deal", "last_chance") else []
         ),
     }
+    if game.rules != DEFAULT_RULES:
+        v["rules"] = game.rules.to_json()  # public; a view under RULES.md has no "rules"
     if reveal:
         v["hands"] = {str(s): _sorted(game, hands[s]) if in_hand else [] for s in range(4)}
         v["kitty_original"] = list(game.kitty) if game.kitty else None
@@ -116,11 +119,13 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
 def view_context(v: Mapping[str, Any] | None) -> TrumpContext | None:
     """The TrumpContext a view's cards are marked and sorted with (None without a view):
     once the hand is scored, the hand's own level and trump (the levels have moved on,
-    §8); before trump is fixed, the standing declaration's (as `Game.ctx`, §3.3)."""
+    §8); before trump is fixed, the standing declaration's (as `Game.ctx`, §3.3). The 2s
+    follow the view's rules (a view without "rules" is under RULES.md)."""
     if not v:
         return None
+    twos = bool((v.get("rules") or {}).get("permanent_twos", True))
     if v.get("result"):
-        return context(v["result"]["level"], v["result"]["trump"])
+        return context(v["result"]["level"], v["result"]["trump"], twos)
     if not v.get("level"):
         return None
-    return standing_context(level=v["level"], trump=v.get("trump"), standing=v.get("standing"))
+    return standing_context(level=v["level"], trump=v.get("trump"), standing=v.get("standing"), twos=twos)

@@ -165,4 +165,4 @@ def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
 
 def hand_frames(hand: Hand) -> list[replay.Frame]:
     before, own = hand_actions(hand)
-    return replay.hand_frames(before, own)
+    return replay.hand_frames(before, own, hand.game_rules())

@@ -46,6 +46,8 @@ def describe(frame, names: list[str]) -> str:
         return _("%(name)s declares trump %(trump)s:") % {"name": name, "trump": trump_label(info["trump"])}
     if kind == "flipped":
         return _("Nobody declared: the kitty's fourth card is turned up:")
+    if kind == "redealt":
+        return _("Nobody declared: the hand is dealt again (house rule).")
     if kind == "trump_fixed":
         return _("Trump is %(trump)s. %(dealer)s, the dealer, picks up the kitty:") % {
             "trump": trump_label(info["trump"]),

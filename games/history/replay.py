@@ -36,17 +36,18 @@ class ReplayError(Exception):
     """The stored log does not fold: it disagrees with the engine (a bug or a tampered log)."""
 
 
-def fold(actions) -> engine.Game:
-    """A fresh match (`start_match`) with these engine actions applied in order."""
-    game = engine.Game.new()
+def fold(actions, rules: engine.Rules = engine.DEFAULT_RULES) -> engine.Game:
+    """A fresh match (`start_match`) under `rules` (the match's, Match.rules) with these
+    engine actions applied in order."""
+    game = engine.Game.new(rules)
     for action in actions:
         _apply(game, action)
     return game
 
 
-def hand_frames(before, hand_actions) -> list[Frame]:
-    """The steps of one hand: fold `before`, then step through `hand_actions`."""
-    game = fold(before)
+def hand_frames(before, hand_actions, rules: engine.Rules = engine.DEFAULT_RULES) -> list[Frame]:
+    """The steps of one hand under `rules`: fold `before`, then step through `hand_actions`."""
+    game = fold(before, rules)
     frames: list[Frame] = []
     for action in hand_actions:
         kind = action.get("type")
@@ -105,6 +106,9 @@ def _fix_trump_frames(game, action) -> list[Frame]:
     before = _view(game)
     events = _apply(game, action)
     frames = []
+    redealt = next((e for e in events if e["type"] == "redealt"), None)
+    if redealt:  # nobody declared and the house rule deals again (docs/house-rules.md)
+        return [Frame("redealt", _view(game), redealt["first"], [], {"redeals": redealt["redeals"]})]
     flipped = next((e for e in events if e["type"] == "kitty_flipped"), None)
     if flipped:
         # The card is turned up before anything moves: the old view plus that one card.
@@ -160,6 +164,12 @@ def _play_frames(game, action) -> list[Frame]:
             )
         )
     return frames
+
+
+def start_rules(start_match: dict) -> engine.Rules:
+    """The Rules a match was started under, from its `start_match` log row (a row without
+    them is older: RULES.md)."""
+    return engine.Rules.from_json(start_match.get("rules"))
 
 
 def engine_actions(actions) -> list[dict]:

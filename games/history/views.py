@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from accounts.selectors import user_public_get
+from games import rulesets
 from games.history import matches
 from games.history.rendering import frame_context, trump_label
 from games.history.stats import profile_stats
@@ -53,6 +54,7 @@ def match_detail(request, match_id: int):
             "hands": hands,
             "levels": matches.match_levels(match),
             "result": matches.match_result(match, me["team"] if me else None),
+            "rules": rulesets.described(match.game_rules()),
         },
     )
 

@@ -48,8 +48,7 @@ def live(table, game, now: datetime):
     if game.phase == "deal":
         dealt = dealt_at(table, now)
         if dealt > game.dealt:
-            game = game.copy()
-            engine.apply(game, {"type": "deal", "upto": dealt})
+            game, _events = engine.step(game, {"type": "deal", "upto": dealt})  # a new Game: `game` stays as stored
     return game
 
 

@@ -57,13 +57,15 @@ def _catch_up_deal(table: Table, game: engine.Game, now: datetime) -> list[dict]
 
 def _advance_timers(table: Table, game: engine.Game, action: dict, now: datetime) -> None:
     kind = action["type"]
-    if kind == "start_hand":
+    if kind == "start_hand" or (kind == "fix_trump" and game.phase == "deal"):
+        # A new deal: the hand's first, or a redeal because nobody declared (house rule).
         table.deal_started_at = now + timedelta(milliseconds=settings.GAMES_DEAL_LEAD_IN_MS)
         table.deadline = None
     elif game.phase == "last_chance" and kind == "deal":
-        # RULES §3.4: the window runs from the 100th card, whenever that was persisted.
+        # RULES §3.4: the window runs from the 100th card, whenever that was persisted;
+        # its length is the match's rules' (the table's last_chance_ms when it started).
         last_card = clock.card_due_at(table, clock.DECK_DEALT - 1)
-        table.deadline = last_card + timedelta(milliseconds=table.last_chance_ms)
+        table.deadline = last_card + timedelta(milliseconds=game.rules.last_chance_ms)
     elif game.phase == "scored":
         table.deadline = now + timedelta(milliseconds=settings.GAMES_NEXT_HAND_DELAY_MS)
     elif game.phase in ("bury", "play") and table.turn_limit_s:
@@ -240,7 +242,8 @@ def start_match(
     if any(seat.is_free for seat in seats):
         raise Refusal("seats_free", gettext_noop("All four seats must be filled to start."))
     table.status = Table.Status.PLAYING
-    records.start_match(table, seats)
+    rules = table.game_rules()  # the table's house rules (docs/house-rules.md), fixed for the match
+    records.start_match(table, seats, rules)
     first_hand = {"type": "start_hand", "seed": secrets.token_hex(16)}
-    started = [Applied({"type": "start_match"}, [{"type": "match_started"}])]
-    return started + _run_engine(table, engine.Game.new(), [first_hand], now)
+    started = [Applied({"type": "start_match", "rules": rules.to_json()}, [{"type": "match_started"}])]
+    return started + _run_engine(table, engine.Game.new(rules), [first_hand], now)

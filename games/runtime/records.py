@@ -8,9 +8,10 @@ from typing import Any
 from games.models import Bury, Hand, Match, MatchPlayer
 
 
-def start_match(table, seats) -> Match:
+def start_match(table, seats, rules) -> Match:
+    """The record of a new match, with the engine Rules it is played under."""
     number = (table.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    match = Match.objects.create(table=table, number=number)
+    match = Match.objects.create(table=table, number=number, rules=rules.to_json())
     MatchPlayer.objects.bulk_create(
         MatchPlayer(match=match, user_id=seat.user_id, position=seat.position, bot=seat.bot) for seat in seats
     )
@@ -58,6 +59,9 @@ def hand_facts(game, events) -> dict[str, Any]:
         facts["dealer"] = game.dealer
         facts["levels"] = dict(game.levels)
         facts["hand_no"] = game.hand_no
+        facts["rules"] = game.rules.to_json()
+    if any(e["type"] == "redealt" for e in events):
+        facts["deck"] = list(game.deck)  # nobody declared: a new deal (house rule)
     if any(e["type"] == "match_won" for e in events):
         facts["levels_after"] = dict(game.levels)
     if any(e["type"] == "buried" for e in events):
@@ -79,6 +83,7 @@ def record_events(table, seq, applied, now) -> None:
                 level=facts["level"],
                 dealer=facts["dealer"],
                 levels_before=facts["levels"],
+                rules=facts["rules"],
                 first_seq=seq,
             )
         elif kind == "trump_fixed":
@@ -86,6 +91,10 @@ def record_events(table, seq, applied, now) -> None:
             hand.trump = event["trump"]
             hand.dealer = event["dealer"]
             hand.save(update_fields=["trump", "dealer"])
+        elif kind == "redealt":
+            hand = _open_hand(table)
+            hand.deck = facts["deck"]
+            hand.save(update_fields=["deck"])
         elif kind == "kitty_flipped":
             hand = _open_hand(table)
             hand.flipped = event["card"]

@@ -1,6 +1,9 @@
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import engine, rulesets
 from games.models import Table
 
 # A public table always has a turn limit: one absent player must not stall three others.
@@ -34,6 +37,14 @@ class TableForm(forms.ModelForm):
         ),
     )
 
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(name, label) for name, label in rulesets.PRESET_NAMES.items()],
+        initial="standard",
+        required=False,
+        help_text=_("A set of house rules; “Advanced” below changes single rules."),
+    )
+
     class Meta:
         model = Table
         fields = ["name", "is_private", "deal_pace_ms", "last_chance_ms", "turn_limit_s", "allow_bots"]
@@ -44,8 +55,45 @@ class TableForm(forms.ModelForm):
         }
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Friday night game")})}
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for option in engine.OPTIONS:
+            if option.name != "last_chance_ms":  # a field of its own (the table's column)
+                self.fields[RULE_PREFIX + option.name] = rule_field(option)
+
+    def table_fields(self) -> list:
+        """The bound fields shown first; the single rules go under "Advanced"."""
+        return [self[name] for name in self.fields if not name.startswith(RULE_PREFIX)]
+
+    def rule_fields(self) -> list:
+        return [self[name] for name in self.fields if name.startswith(RULE_PREFIX)]
+
+    def rules_changed(self) -> bool:
+        """Whether any single rule was chosen (the "Advanced" part then opens)."""
+        return self.is_bound and any(self.data.get(field.html_name) for field in self.rule_fields())
+
+    def chosen_rules(self) -> engine.Rules:
+        """The preset's rules with the single rules chosen under "Advanced" (after clean)."""
+        preset = self.cleaned_data.get("preset") or "standard"
+        base = engine.preset_rules("standard" if preset == engine.CUSTOM else preset)
+        values = {o.name: getattr(base, o.name) for o in engine.OPTIONS if o.name != "last_chance_ms"}
+        for option in engine.OPTIONS:
+            chosen = self.cleaned_data.get(RULE_PREFIX + option.name)
+            if chosen not in (None, ""):
+                values[option.name] = chosen
+        return engine.Rules(**values, last_chance_ms=self.cleaned_data.get("last_chance_ms") or 0)
+
+    def table_options(self) -> dict[str, Any]:
+        """Keyword arguments for table_create: the model's fields and the house rules."""
+        options = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        options["rules"] = {k: v for k, v in self.chosen_rules().differences().items() if k != "last_chance_ms"}
+        return options
+
     def clean(self):
         cleaned = super().clean()
+        if not self.errors:
+            for reason in rulesets.conflict_reasons(self.chosen_rules()):
+                self.add_error(None, forms.ValidationError(reason, code="rules_conflict"))
         if not cleaned.get("is_private") and cleaned.get("turn_limit_s") == 0:
             self.add_error(
                 "turn_limit_s",
@@ -58,3 +106,24 @@ class TableForm(forms.ModelForm):
                 ),
             )
         return cleaned
+
+
+RULE_PREFIX = "rule_"
+
+
+def _choice_key(value: object) -> str:
+    return {True: "yes", False: "no"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+
+
+def rule_field(option: engine.rules.Option) -> forms.TypedChoiceField:
+    """One house rule (docs/house-rules.md): blank keeps the preset's value."""
+    text = rulesets.TEXTS[option.name]
+    keys = {_choice_key(v): v for v in option.values}
+    return forms.TypedChoiceField(
+        label=text.label,
+        help_text=text.explanation,
+        choices=[("", _("as the preset"))] + [(key, rulesets.value_label(option.name, v)) for key, v in keys.items()],
+        coerce=keys.__getitem__,
+        empty_value=None,
+        required=False,
+    )

@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import rulesets
 from games.models import Table
 from games.web.names import SEAT_NAMES
 
@@ -77,6 +78,7 @@ def lobby_card(table, user=None) -> dict:
         "state": state,
         "state_words": state_words,
         "options": table_options(table),
+        "rules": rulesets.described(rulesets.rules_of_table(table)),
         "watching": getattr(table, "watching", 0),
         "action": action,
     }

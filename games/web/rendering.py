@@ -90,7 +90,6 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
     view = _named(view, names, ctx) if view else view
     clock_kind, deadline_ms = _countdown(table, seats, view)
     return {
-        "finished_match": _finished_match(table, view),
         "clock_kind": clock_kind,
         "deadline_ms": deadline_ms,
         "hints": hints_allowed(table),
@@ -115,15 +114,6 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
     }
-
-
-def _finished_match(table, view):
-    """The match that just ended at this table, for the end-of-match screen's links."""
-    if not view or view["phase"] != "finished":
-        return None
-    from games.models import Match
-
-    return Match.objects.filter(table_id=table.pk).order_by("-number").only("pk").first()
 
 
 def hints_allowed(table) -> bool:

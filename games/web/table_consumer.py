@@ -194,7 +194,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             delay = (due - timezone.now()).total_seconds()
             if delay > 0:
                 await asyncio.sleep(delay)
-            engine.apply(game, {"type": "deal", "upto": index + 1})
+            game, _events = engine.step(game, {"type": "deal", "upto": index + 1})
             view = engine.view(game, seat)
             with translation.override(self.language):
                 push = rendering.card_arrival(view, game.deck[index], shown)
@@ -254,9 +254,9 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
                 for index, (receiver, _card) in enumerate(game.deal_order())
                 if receiver == seat and index >= game.dealt
             ]
-            # _deal advances its own copy, from the declarations this view offered (a seat's
-            # render is never shared, so its view was built just above).
-            deal_plan = (game.copy(), seat, upcoming, view["can_declare"])
+            # _deal steps on from this game without changing it (engine.step), from the
+            # declarations this view offered (a seat's render is never shared).
+            deal_plan = (game, seat, upcoming, view["can_declare"])
         return table.version, regions_json, deal_plan, seat
 
     async def _set_watching(self, watching: bool):

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors
 from games.engine import Refusal
-from games.models import Seat, Table
+from games.models import Match, Seat, Table
 from games.runtime import writer
 from games.runtime.tables import table_create
 from games.web import rendering
@@ -36,7 +36,7 @@ def create_table(request):
     form = TableForm(request.POST)
     if not form.is_valid():
         return render(request, "games/lobby.html", {"rows": lobby_rows(request.user), "form": form}, status=400)
-    table = table_create(owner=request.user, **form.cleaned_data)
+    table = table_create(owner=request.user, **form.table_options())
     return redirect(table_url(table))
 
 
@@ -96,6 +96,15 @@ def table_page(request, table_id: int):
             "invite_url": request.build_absolute_uri(table_url(table)),
         },
     )
+
+
+def table_last_match(request, table_id: int):
+    """The end-of-match screen's link (its regions are rendered without the database): the
+    record of the table's latest match; the match page checks who may see it."""
+    match = Match.objects.filter(table_id=table_id).order_by("-number").only("pk").first()
+    if match is None:
+        raise Http404(_("No match was played at this table."))
+    return redirect("match_detail", match_id=match.pk)
 
 
 def invite(request, code: str):

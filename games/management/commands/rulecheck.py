@@ -1,6 +1,7 @@
 """manage.py rulecheck PATH [PATH ...]: run rule cases against the engine.
 
-Thin wrapper around games.engine.casebook (see ../shared/rules-cases/README.md).
+Thin wrapper around games.engine.casebook (see ../shared/rules-cases/README.md). A case
+may carry `"rules": {option: value}` (docs/house-rules.md); absent means RULES.md.
 """
 
 import sys

@@ -1,0 +1,212 @@
+"""House rules in words, for people: every option's name, one-line explanation and value
+labels, the presets' names, the reasons a combination is refused, and a table's rules as
+a short summary and as the full list. The rules themselves live in the engine
+(games/engine/rules.py); docs/house-rules.md writes down exactly what each value does.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as Promise  # a lazy translation
+else:
+    from django.utils.functional import Promise
+
+
+@dataclass(frozen=True)
+class OptionText:
+    label: Promise  # the option's name
+    explanation: Promise  # one line: what it decides
+    values: dict[Any, Promise]  # value -> its label (a number option: None -> its template)
+    summary: dict[Any, Promise]  # value -> the words in a table's summary (non-default values)
+
+
+TEXTS: dict[str, OptionText] = {
+    "permanent_twos": OptionText(
+        _("2s are permanent trumps"),
+        _("Every 2 is a trump, just below the level cards (RULES §2.2)."),
+        {True: _("on (常主)"), False: _("off: 2s are ordinary cards")},
+        {True: _("2s are trump"), False: _("2s are ordinary cards")},
+    ),
+    "no_declaration": OptionText(
+        _("Nobody declared"),
+        _("What happens when nobody has declared trump by the end of the deal (RULES §3.4)."),
+        {
+            "flip": _("turn up the kitty's 4th card"),
+            "redeal": _("deal the hand again"),
+            "no_trump": _("play no-trump"),
+        },
+        {
+            "flip": _("kitty card sets trump if nobody declares"),
+            "redeal": _("redeal if nobody declares"),
+            "no_trump": _("no-trump if nobody declares"),
+        },
+    ),
+    "overrides": OptionText(
+        _("Declarations"),
+        _("Which declarations override or reinforce the standing one (RULES §3.2)."),
+        {
+            "strength": _("by strength; only the declarer reinforces"),
+            "partner_reinforce": _("the partner may also reinforce (对家保)"),
+            "no_joker_override": _("joker pairs only declare no-trump, never override"),
+        },
+        {
+            "strength": _("stronger declarations override"),
+            "partner_reinforce": _("partner may reinforce"),
+            "no_joker_override": _("joker pairs never override"),
+        },
+    ),
+    "first_dealer": OptionText(
+        _("First hand's dealer"),
+        _("Who deals the first hand of a match (RULES §3.5)."),
+        {"final_declarer": _("the final declarer"), "first_declarer": _("the first declarer (抢庄)")},
+        {"final_declarer": _("final declarer deals first"), "first_declarer": _("first declarer deals first")},
+    ),
+    "throw_penalty": OptionText(
+        _("Failed-throw penalty"),
+        _("What a throw that does not stand costs (RULES §5.3)."),
+        {
+            "components": _("10 per card of every beatable component"),
+            "none": _("none"),
+            "per_card_back": _("10 per card taken back"),
+        },
+        {
+            "components": _("failed throws cost 10 a beatable card"),
+            "none": _("no throw penalty"),
+            "per_card_back": _("failed throws cost 10 a card taken back"),
+        },
+    ),
+    "kitty_bonus": OptionText(
+        _("Kitty bonus"),
+        _("How the kitty's points multiply when the defenders win the last trick (RULES §6.1)."),
+        {
+            "power": _("×2^cards of the largest component, at most ×64"),
+            "by_pairs": _("×2 a single, ×4 a pair, doubled for each further pair, no cap"),
+            "double": _("always ×2"),
+        },
+        {
+            "power": _("kitty ×2 to ×64"),
+            "by_pairs": _("kitty doubles per pair"),
+            "double": _("kitty ×2"),
+        },
+    ),
+    "level_steps": OptionText(
+        _("Level steps"),
+        _("How many levels a hand is worth for the defenders' points (RULES §7.2)."),
+        {"standard": _("RULES §7.2's table"), "gentle": _("gentler: at most +2 for the dealer, +1 a further 80")},
+        {"standard": _("standard level steps"), "gentle": _("gentle level steps")},
+    ),
+    "must_play": OptionText(
+        _("Must-play levels"),
+        _("Levels a team cannot skip when it climbs several at once (RULES §8.1)."),
+        {
+            "a": _("A must be played"),
+            "5_10_k": _("5, 10, K and A must be played"),
+            "none": _("none: climbing past A wins"),
+        },
+        {"a": _("A must be played"), "5_10_k": _("5, 10 and K must be played"), "none": _("climbing past A wins")},
+    ),
+    "last_chance_ms": OptionText(
+        _("Last-chance window"),
+        _("Time to declare after the last card is dealt (RULES §3.4); 0 fixes trump at once."),
+        {None: _("%(ms)s ms")},
+        {None: _("%(ms)s ms to declare after the deal")},
+    ),
+    "match_end": OptionText(
+        _("How a match ends"),
+        _("What a team at A must do to win the match (RULES §8.4)."),
+        {"pass_a": _("win a hand at A, as dealer or defenders"), "dealer_at_a": _("win a hand at A as dealer")},
+        {"pass_a": _("win a hand at A to win"), "dealer_at_a": _("win at A as dealer to win")},
+    ),
+}
+assert list(TEXTS) == [o.name for o in engine.OPTIONS]
+
+PRESET_NAMES: dict[str, Promise] = {
+    "standard": _("Standard (the rulebook)"),
+    "qq": _("QQ 升级 style"),
+    "classic": _("Classic: no permanent 2s"),
+    "casual": _("Casual"),
+    engine.CUSTOM: _("Custom"),
+}
+
+CONFLICTS: dict[str, Promise] = {
+    "must_play_none_vs_dealer_at_a": _(
+        "“Climbing past A wins” ends a match without playing A, but “win at A as dealer” asks for a hand "
+        "at A: choose one of them."
+    ),
+}
+
+
+def value_label(name: str, value: Any) -> str:
+    text = TEXTS[name]
+    if name == "last_chance_ms":
+        return str(text.values[None]) % {"ms": value}
+    return str(text.values[value])
+
+
+def _summary_words(name: str, value: Any) -> str:
+    text = TEXTS[name]
+    if name == "last_chance_ms":
+        return str(text.summary[None]) % {"ms": value}
+    return str(text.summary[value])
+
+
+def summary(rules: engine.Rules) -> list[str]:
+    """The table's rules in a few words: the 2s, what happens when nobody declares, and
+    every other option that differs from the rulebook ("2s are trump · redeal if …")."""
+    words = [_summary_words("permanent_twos", rules.permanent_twos)]
+    words.append(_summary_words("no_declaration", rules.no_declaration))
+    for name in rules.differences():
+        if name not in ("permanent_twos", "no_declaration"):
+            words.append(_summary_words(name, getattr(rules, name)))
+    return words
+
+
+def full_list(rules: engine.Rules) -> list[dict[str, Any]]:
+    """Every option with the table's value: label, value label, explanation, rule, changed."""
+    return [
+        {
+            "name": o.name,
+            "label": str(TEXTS[o.name].label),
+            "value": value_label(o.name, getattr(rules, o.name)),
+            "explanation": str(TEXTS[o.name].explanation),
+            "rule": o.rule,
+            "changed": getattr(rules, o.name) != o.default,
+        }
+        for o in engine.OPTIONS
+    ]
+
+
+def preset_label(rules: engine.Rules) -> str:
+    return str(PRESET_NAMES[engine.preset_of(rules)])
+
+
+def conflict_reasons(rules: engine.Rules) -> list[str]:
+    return [str(CONFLICTS[code]) for code in engine.conflicts(rules)]
+
+
+def rules_of_table(table) -> engine.Rules:
+    """The rules a table plays: its running (or last) match's, from the engine state;
+    before any match, the ones its next match will start with."""
+    state = table.state
+    if state is not None:
+        return engine.Rules.from_json(state.get("rules"))
+    return table.game_rules()
+
+
+def described(rules: engine.Rules) -> dict[str, Any]:
+    """What the rules partial shows: the preset's name, the summary and the full list.
+    Shared, read-only: the lobby renders one per table on every change, so the words are
+    worked out once per ruleset and language."""
+    return _described(rules, get_language())
+
+
+@lru_cache(maxsize=512)
+def _described(rules: engine.Rules, language: str | None) -> dict[str, Any]:
+    return {"preset": preset_label(rules), "summary": summary(rules), "full": full_list(rules)}
