@@ -142,6 +142,7 @@ class ModerationLog(models.Model):
         DELETE_MESSAGE = "delete_message", _("delete chat message")
         RESOLVE_REPORT = "resolve_report", _("resolve report")
         DISMISS_REPORT = "dismiss_report", _("dismiss report")
+        VOID_MATCH = "void_match", _("void rated match")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")

@@ -40,6 +40,8 @@ class Table(models.Model):
     last_chance_ms = models.PositiveIntegerField(_("last-chance window (ms)"), default=2000)
     turn_limit_s = models.PositiveSmallIntegerField(_("turn time limit"), choices=TURN_LIMITS, default=0)
     allow_bots = models.BooleanField(_("bots may fill seats"), default=True)
+    # Rated or casual, chosen at creation (docs/ratings.md); a match with a bot is casual anyway.
+    rated = models.BooleanField(_("rated"), default=False)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     closed_reason = models.CharField(max_length=300, blank=True)
@@ -104,6 +106,10 @@ class Match(models.Model):
     aborted = models.BooleanField(default=False)
     abort_reason = models.CharField(max_length=300, blank=True)
     final_levels = models.JSONField(null=True, blank=True)
+    # Fixed when the match starts (games/ratings/eligibility.py): it changes ratings when it ends.
+    rated = models.BooleanField(default=False)
+    # The team of the first player removed during the match: it loses for the ratings.
+    left_team = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]
@@ -250,3 +256,7 @@ class Spectator(models.Model):
 
     def __str__(self):
         return f"user {self.user_id} watching table {self.table_id}"
+
+
+# The rating records belong to this app (games/ratings/models.py).
+from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401

@@ -6,11 +6,13 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from accounts.selectors import user_public_get
+from accounts.selectors import user_can_moderate, user_public_get
 from games.history import matches
 from games.history.rendering import frame_context, trump_label
 from games.history.stats import profile_stats
-from games.models import Hand, Match
+from games.models import Hand, Match, RatedMatch
+from games.moderation.forms import ReasonForm
+from games.ratings.selectors import match_rating_changes
 
 MATCHES_PER_PAGE = 20
 
@@ -53,8 +55,14 @@ def match_detail(request, match_id: int):
             "hands": hands,
             "levels": matches.match_levels(match),
             "result": matches.match_result(match, me["team"] if me else None),
+            "rating_changes": match_rating_changes(match),
+            "void_form": ReasonForm(prefix="void") if _voidable(match, request.user) else None,
         },
     )
+
+
+def _voidable(match: Match, user) -> bool:
+    return user_can_moderate(user) and RatedMatch.objects.filter(match=match, voided=False).exists()
 
 
 @login_required

@@ -1,16 +1,20 @@
 """Keeps the queryable record (Match, Hand, Bury) in step with the event log.
 
-Called only from the write path (games/runtime/writer.py), inside its transaction.
+Called only from the write path (games/runtime/writer.py), inside its transaction: so a
+rated match's rating update (games/ratings/service.py) commits with its result, or not at all.
 """
 
 from typing import Any
 
+from games import engine
 from games.models import Bury, Hand, Match, MatchPlayer
+from games.ratings.eligibility import match_is_rated
+from games.ratings.service import match_rate
 
 
 def start_match(table, seats) -> Match:
     number = (table.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    match = Match.objects.create(table=table, number=number)
+    match = Match.objects.create(table=table, number=number, rated=match_is_rated(table=table, seats=seats))
     MatchPlayer.objects.bulk_create(
         MatchPlayer(match=match, user_id=seat.user_id, position=seat.position, bot=seat.bot) for seat in seats
     )
@@ -100,6 +104,7 @@ def record_events(table, seq, applied, now) -> None:
             match.finished_at = now
             match.final_levels = facts.get("levels_after")
             match.save(update_fields=["winner_team", "finished_at", "final_levels"])
+            match_rate(match=match, now=now)
 
 
 def _record_score(hand, result, seq, now):
@@ -128,3 +133,13 @@ def abort_match(table, reason: str, now) -> None:
         match.abort_reason = reason
         match.finished_at = now
         match.save(update_fields=["aborted", "abort_reason", "finished_at"])
+        match_rate(match=match, now=now)  # rated only when a team left it (seat_left)
+
+
+def seat_left(table, position: int) -> None:
+    """A player was removed from their seat during the match (a moderator's kick or ban):
+    for the ratings the match is a loss for their team, whatever happens next (docs/ratings.md)."""
+    match = current_match(table)
+    if match and match.finished_at is None and match.rated and match.left_team is None:
+        match.left_team = engine.team_of(position)
+        match.save(update_fields=["left_team"])

@@ -1,0 +1,67 @@
+"""Rating reads (STYLE: selectors): a match's rating changes, a player's rating."""
+
+from games.models import Match
+from games.ratings import maths
+from games.ratings.models import Rating, RatingChange
+
+
+def match_rating_changes(match: Match | None) -> list[dict]:
+    """What the end-of-match screen says of each rated player: "+14, now 1032"."""
+    if match is None or not match.rated:
+        return []
+    changes = RatingChange.objects.filter(rated_match__match=match, rated_match__voided=False).select_related("user")
+    return [
+        {
+            "name": change.user.username,
+            "position": change.position,
+            "delta": change.delta,
+            "after": change.display_after,
+            "provisional": change.matches_after < maths.PROVISIONAL_MATCHES,
+            "provisional_under": maths.PROVISIONAL_MATCHES,
+        }
+        for change in changes.order_by("position")
+    ]
+
+
+def table_rating_changes(table) -> list[dict]:
+    """The rating changes of the table's latest match (its end-of-match screen)."""
+    return match_rating_changes(table.matches.order_by("-number").first())
+
+
+def user_rating(user) -> Rating | None:
+    return Rating.objects.filter(pk=user.pk).first()
+
+
+CHANGE_FIELDS = (
+    "position",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "display_before",
+    "display_after",
+    "matches_after",
+    "factor",
+    "rated_at",
+)
+RATING_FIELDS = ("mu", "sigma", "display", "matches", "rated_at")
+
+
+def ratings_snapshot() -> dict:
+    """Every stored rating value, exactly (for `ratings_rebuild` and its test)."""
+    return {
+        "ratings": {row[0]: row[1:] for row in Rating.objects.values_list("pk", *RATING_FIELDS)},
+        "changes": {
+            (row[0], row[1]): row[2:]
+            for row in RatingChange.objects.values_list("rated_match_id", "user_id", *CHANGE_FIELDS)
+        },
+    }
+
+
+def snapshot_differences(before: dict, after: dict) -> int:
+    """How many stored rows differ (or exist in only one) between two snapshots."""
+    return sum(
+        len(set(before[kind]) ^ set(after[kind]))
+        + sum(1 for key in set(before[kind]) & set(after[kind]) if before[kind][key] != after[kind][key])
+        for kind in ("ratings", "changes")
+    )
