@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games.history import views as history_views
+from games.ratings import views as rating_views
 from games.web import views
 
 urlpatterns = [
@@ -9,6 +10,7 @@ urlpatterns = [
     path("play-now/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("join/<str:code>/", views.invite, name="invite"),
+    path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
     path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),

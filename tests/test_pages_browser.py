@@ -78,6 +78,8 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("register", "/accounts/register/"),
             ("password-reset", "/accounts/password/reset/"),
             ("password-reset-done", "/accounts/password/reset/done/"),
+            ("leaderboard", "/leaderboard/"),
+            ("leaderboard-30d", "/leaderboard/?period=30d"),
         ],
         "mei": [
             ("lobby", "/"),

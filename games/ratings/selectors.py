@@ -1,4 +1,9 @@
-"""Rating reads (STYLE: selectors): a match's rating changes, a player's rating."""
+"""Rating reads (STYLE: selectors): a match's rating changes, a player's rating, the
+leaderboard."""
+
+from datetime import timedelta
+
+from django.db.models import Count, F, Max, Sum
 
 from games.models import Match
 from games.ratings import maths
@@ -64,4 +69,36 @@ def snapshot_differences(before: dict, after: dict) -> int:
         len(set(before[kind]) ^ set(after[kind]))
         + sum(1 for key in set(before[kind]) & set(after[kind]) if before[kind][key] != after[kind][key])
         for kind in ("ratings", "changes")
+    )
+
+
+# --- the leaderboard (docs/ratings.md) ----------------------------------------------------
+
+RECENT_DAYS = 30
+
+
+def leaderboard_all_time():
+    """Established players (not provisional) by displayed rating; the `rating_board` index."""
+    return (
+        Rating.objects.filter(matches__gte=maths.PROVISIONAL_MATCHES, user__is_active=True)
+        .order_by("-display", "user_id")
+        .values("user_id", "user__username", "display", "matches")
+    )
+
+
+def leaderboard_recent(*, now, days: int = RECENT_DAYS):
+    """Established players by the rating they gained in the last `days` days."""
+    return (
+        RatingChange.objects.filter(
+            rated_at__gte=now - timedelta(days=days),
+            user__rating__matches__gte=maths.PROVISIONAL_MATCHES,
+            user__is_active=True,
+        )
+        .values("user_id", "user__username")
+        .annotate(
+            gain=Sum(F("display_after") - F("display_before")),
+            played=Count("pk"),
+            display=Max("user__rating__display"),
+        )
+        .order_by("-gain", "user_id")
     )
