@@ -126,6 +126,8 @@ class MatchPlayer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     position = models.PositiveSmallIntegerField()
     bot = models.CharField(max_length=10, blank=True, default="")
+    # Throws from this seat the other hands could beat (RULES §5.3), counted as they happen.
+    failed_throws = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "position"]

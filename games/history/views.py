@@ -5,14 +5,17 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.selectors import user_can_moderate, user_public_get
 from games.history import matches
+from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
-from games.history.stats import profile_stats
+from games.history.stats import levels_per_hand, profile_stats
 from games.models import Hand, Match, RatedMatch
 from games.moderation.forms import ReasonForm
-from games.ratings.selectors import match_rating_changes
+from games.ratings import maths
+from games.ratings.selectors import match_rating_changes, rating_series, user_rating
 
 MATCHES_PER_PAGE = 20
 
@@ -109,5 +112,33 @@ def profile(request, username):
         "is_own_profile": request.user == profile_user,
         # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
         "stats": profile_stats(profile_user),
+        "rating": user_rating(profile_user),
+        "provisional_under": maths.PROVISIONAL_MATCHES,
+        **_charts(profile_user),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def _charts(user) -> dict:
+    """The profile's pictures, laid out here and drawn as SVG by games/partials/chart.html."""
+    series, before = rating_series(user)
+    levels = levels_per_hand(user)
+    return {
+        "rating_chart": line_chart(
+            series,
+            title=_("Rating after each rated match"),
+            x_label=_("Rated matches"),
+            y_label=_("Rating"),
+            first_number=before,
+        )
+        if series
+        else None,
+        "levels_chart": bar_chart(
+            levels,
+            title=_("Levels gained per hand: up for this player's team, down for the other"),
+            x_label=_("Latest hands"),
+            y_label=pgettext("chart axis", "Levels"),
+        )
+        if levels
+        else None,
+    }

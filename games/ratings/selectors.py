@@ -102,3 +102,16 @@ def leaderboard_recent(*, now, days: int = RECENT_DAYS):
         )
         .order_by("-gain", "user_id")
     )
+
+
+def rating_series(user, *, limit: int = 200) -> tuple[list[int], int]:
+    """The user's displayed rating before their first charted rated match and after each
+    one (the latest `limit`), and the number of rated matches before the first value."""
+    changes = list(
+        RatingChange.objects.filter(user=user)
+        .order_by("-rated_match_id")
+        .values_list("display_before", "display_after", "matches_after")[:limit]
+    )[::-1]
+    if not changes:
+        return [], 0
+    return [changes[0][0]] + [after for _before, after, _n in changes], changes[0][2] - 1

@@ -8,6 +8,7 @@ Both go through `_rate_entry`, so a replay computes exactly what the live update
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
 from games.models import Match
@@ -27,6 +28,7 @@ class Standing:
 NEWCOMER = Standing(maths.initial(), 0)
 
 
+@transaction.atomic  # the records' transaction, when the write path calls it
 def match_rate(*, match: Match, now) -> RatedMatch | None:
     """Rate a match that just ended, if it is rated; inside the caller's transaction."""
     losing = losing_team(match)
@@ -124,6 +126,7 @@ def _store(state: dict[int, Standing], *, now: dict[int, datetime]) -> None:
     )
 
 
+@transaction.atomic
 def ratings_replay(*, since: RatedMatch | None = None) -> int:
     """Recompute every rating change from `since` on (None: the whole history) from the
     stored matches, skipping voided ones; the ratings they lead to replace the stored ones.

@@ -6,6 +6,8 @@ rated match's rating update (games/ratings/service.py) commits with its result, 
 
 from typing import Any
 
+from django.db.models import F
+
 from games import engine
 from games.models import Bury, Hand, Match, MatchPlayer
 from games.ratings.eligibility import match_is_rated
@@ -96,6 +98,10 @@ def record_events(table, seq, applied, now) -> None:
             hand.save(update_fields=["flipped"])
         elif kind == "buried":
             Bury.objects.create(hand=_open_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"])
+        elif kind == "throw_failed":  # RULES §5.3: for the player's statistics
+            MatchPlayer.objects.filter(match=_open_match(table), position=event["seat"]).update(
+                failed_throws=F("failed_throws") + 1
+            )
         elif kind == "hand_scored":
             _record_score(_open_hand(table), event["result"], seq, now)
         elif kind == "match_won":
