@@ -260,5 +260,6 @@ class Spectator(models.Model):
         return f"user {self.user_id} watching table {self.table_id}"
 
 
-# The rating records belong to this app (games/ratings/models.py).
+# The rating records and invitations belong to this app (games/ratings/, games/friends/).
+from games.friends.models import Invitation  # noqa: E402, F401
 from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401

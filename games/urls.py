@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games.friends import views as friend_views
 from games.history import views as history_views
 from games.ratings import views as rating_views
 from games.web import views
@@ -10,6 +11,10 @@ urlpatterns = [
     path("play-now/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("join/<str:code>/", views.invite, name="invite"),
+    path("tables/<int:table_id>/invite/", friend_views.invite, name="invite_friend"),
+    path("friends/", friend_views.friends_page, name="friends"),
+    path("players/<str:username>/follow/", friend_views.follow, name="follow"),
+    path("players/<str:username>/block/", friend_views.block, name="block"),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from accounts.selectors import user_can_moderate, user_public_get
+from accounts.selectors import blocks, follows, user_can_moderate, user_public_get
 from games.history import matches
 from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
@@ -113,10 +113,22 @@ def profile(request, username):
         # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
         "stats": profile_stats(profile_user),
         "rating": user_rating(profile_user),
+        **_relation(request.user, profile_user),
         "provisional_under": maths.PROVISIONAL_MATCHES,
         **_charts(profile_user),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def _relation(viewer, profile_user) -> dict:
+    """Whether the reader follows or blocks this player, and whether they follow back."""
+    if not viewer.is_authenticated or viewer == profile_user:
+        return {}
+    return {
+        "following": follows(follower=viewer, followed=profile_user),
+        "followed_back": follows(follower=profile_user, followed=viewer),
+        "blocking": blocks(blocker_id=viewer.pk, blocked_id=profile_user.pk),
+    }
 
 
 def _charts(user) -> dict:

@@ -58,6 +58,11 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if self.watching and self.heartbeat is None:  # counted by _enter
             await self._watching_changed()
         runner.attach(self.table_id, loaded.version)
+        # Friends see where they are: noted now, refreshed every heartbeat.
+        await database_sync_to_async(presence.user_seen)(
+            user_id=self.user.pk, channel_name=self.channel_name, table_id=self.table_id
+        )
+        self.online = asyncio.create_task(self._keep_online())
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
             await self._act({"type": "resume"}, None)
@@ -71,6 +76,9 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(events.user_group(self.user.pk), self.channel_name)
             runner.detach(self.table_id)
+            if getattr(self, "online", None):
+                self.online.cancel()
+            await database_sync_to_async(presence.user_gone)(user_id=self.user.pk, channel_name=self.channel_name)
 
     # --- incoming -------------------------------------------------------------------
 
@@ -239,6 +247,13 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
             self.heartbeat.cancel()
         self.heartbeat = asyncio.create_task(self._keep_watching()) if self.watching else None
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
+
+    async def _keep_online(self):
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.user_seen)(
+                user_id=self.user.pk, channel_name=self.channel_name, table_id=self.table_id
+            )
 
     async def _keep_watching(self):
         while True:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors
 from games.engine import Refusal
+from games.friends.selectors import invitable_friends
 from games.models import Seat, Table
 from games.runtime import writer
 from games.runtime.tables import table_create
@@ -91,6 +92,7 @@ def table_page(request, table_id: int):
             "regions": rendering.render_regions(context),
             "ws_path": ws_path,
             "invite_url": request.build_absolute_uri(table_url(table)),
+            "invitable_friends": invitable_friends(user=request.user, table=table, seats=seats),
         },
     )
 
