@@ -18,5 +18,7 @@ urlpatterns = [
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/export/", history_views.match_export, name="match_export"),
+    path("replays/open/", history_views.replay_upload, name="replay_upload"),
     path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),
 ]

@@ -7,7 +7,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Report
+from accounts.models import Follow, Report
 from games.models import Hand, Match, MatchPlayer, Seat, Table
 from games.ratings.service import match_rate
 from games.runtime import writer
@@ -47,6 +47,8 @@ def build_site(password: str) -> dict:
     Report.objects.create(reporter=li, user=jo, reason="Left in the middle of every hand.")
     Report.objects.create(reporter=jo, table=played, reason="Rude chat at this table.")
     rated_history(list(people.values())[:4], matches=12)
+    for a, b in ((mei, li), (li, mei), (mei, longname), (longname, mei)):
+        Follow.objects.create(follower=a, followed=b)
     hand = Hand.objects.filter(match__table=played, finished_at__isnull=False).first()
     return {
         "people": people,

@@ -88,6 +88,7 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("replay", f"/hands/{hand.pk}/replay/?step=120"),
             ("profile", "/accounts/u/mei/"),
             ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"),
+            ("friends", "/friends/"),
             ("settings", "/accounts/settings/"),
             ("password-change", "/accounts/password/change/"),
             ("report", "/report/user/jo/"),
