@@ -67,7 +67,12 @@ def hands_of(actions: list[dict]) -> list[dict]:
         for event in events:
             kind = event["type"]
             if kind == "hand_started":
-                current = {"number": event["hand_no"], "seed": action["seed"], "deck": list(game.deck or ()), "plays": []}
+                current = {
+                    "number": event["hand_no"],
+                    "seed": action["seed"],
+                    "deck": list(game.deck or ()),
+                    "plays": [],
+                }
                 current["tricks"] = []
             elif current is None:
                 continue

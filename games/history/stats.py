@@ -20,12 +20,14 @@ Definitions:
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
-from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, Subquery, Sum
+from collections import Counter
+
+from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Mod
 
-from games.engine import RANKS, team_of
-from games.history.matches import START_LEVELS, match_rows, user_matches
+from games.engine import RANKS
+from games.history.matches import START_LEVELS, latest_matches, match_rows
 from games.models import Hand, MatchPlayer
 
 RECENT_MATCHES = 5
@@ -56,35 +58,14 @@ def profile_stats(user) -> dict:
         ),
         failed_throws=Sum("failed_throws"),
     )
-    hands = _hands(user)
-    dealing, defending = Q(dealer_team=F("my_team")), ~Q(dealer_team=F("my_team"))
-    we_gain, bonus = Q(gaining_team=F("my_team")), Q(kitty_bonus__gt=0)
-    counts = hands.aggregate(
-        as_dealer=Count("pk", filter=Q(dealer=F("my_seat"))),
-        as_defender=Count("pk", filter=defending),
-        defenders_average=Avg("defenders_score", filter=defending),
-        dealt=Count("pk", filter=dealing),
-        kept=Count("pk", filter=dealing & we_gain),
-        took_over=Count("pk", filter=defending & we_gain),
-        kitty_won=Count("pk", filter=defending & bonus),
-        kitty_won_points=Sum("kitty_bonus", filter=defending & bonus),
-        kitty_conceded=Count("pk", filter=dealing & bonus),
-        kitty_conceded_points=Sum("kitty_bonus", filter=dealing & bonus),
-    )
-    reached = {
-        levels[str(team_of(team))]
-        for levels, team in hands.values_list("levels_after", "my_seat")
-        if levels is not None  # set when a hand is scored, with finished_at
-    }
-    latest = match_rows(user_matches(user=user)[:1], user=user)
+    counts = _hand_counts(user)
+    latest = match_rows(latest_matches(user=user, limit=1), user=user)
     # A profile is public: private tables' matches (who played with whom) stay off it.
     first_hand = (
         Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
     )
     recent = match_rows(
-        user_matches(user=user)
-        .filter(table__is_private=False)
-        .annotate(first_hand=Subquery(first_hand))[:RECENT_MATCHES],
+        latest_matches(user=user, limit=RECENT_MATCHES, public_only=True).annotate(first_hand=Subquery(first_hand)),
         user=user,
     )
     return {
@@ -109,44 +90,89 @@ def profile_stats(user) -> dict:
             "conceded_points": counts["kitty_conceded_points"] or 0,
         },
         "current_level": latest[0]["our_level"] if latest else None,
-        "best_level": max(reached, key=RANKS.index) if reached else (START_LEVELS["0"] if latest else None),
+        "best_level": counts["best_level"] or (START_LEVELS["0"] if latest else None),
+        "levels_per_hand": counts["levels_per_hand"],
         "recent_matches": recent,
         **people_met(user),
     }
 
 
-def levels_per_hand(user, *, hands: int = LEVEL_HANDS) -> list[int]:
-    """The levels each of the user's latest hands moved, oldest first: + the user's team
-    went up (or kept the deal), − the other team did (RULES §7.2)."""
-    rows = list(
-        _hands(user)
-        .filter(level_change__isnull=False)
-        .order_by("-finished_at", "-pk")
-        .values_list("level_change", "my_team")[:hands]
-    )  # level_change is set with finished_at
-    return [change["levels"] if change["team"] == team else -change["levels"] for change, team in reversed(rows)]
+def _hand_counts(user) -> dict:
+    """Every per-hand number of the profile from one read of the user's finished hands
+    (a few thousand rows for a busy player: one scan instead of one per number)."""
+    # The level change's numbers as plain columns: decoding thousands of JSON values costs
+    # more than the query.
+    hands = _hands(user)
+    rows = hands.annotate(gained=Cast(KeyTextTransform("levels", "level_change"), IntegerField())).values_list(
+        "dealer", "my_seat", "gaining_team", "kitty_bonus", "defenders_score", "gained"
+    )
+    counts: Counter = Counter()
+    defended_scores: list[int] = []
+    reached: set[str] = set()
+    latest: list[int] = []
+    for dealer, seat, gaining, bonus, score, gained in rows.order_by("-finished_at", "-pk"):
+        team = seat % 2
+        dealing = dealer % 2 == team
+        counts["as_dealer"] += dealer == seat
+        if dealing:
+            counts["dealt"] += 1
+            counts["kept"] += gaining == team
+        else:
+            counts["as_defender"] += 1
+            counts["took_over"] += gaining == team
+            defended_scores.append(score)
+        if bonus:  # RULES §6: only the defenders ever win it
+            counts["kitty_conceded" if dealing else "kitty_won"] += 1
+            counts["kitty_conceded_points" if dealing else "kitty_won_points"] += bonus
+        if gained is not None and len(latest) < LEVEL_HANDS:
+            latest.append(gained if gaining == team else -gained)
+    # The levels reached: a few distinct (levels, team) pairs, not one JSON value per hand.
+    for levels_after, team in hands.values_list("levels_after", "my_team").order_by().distinct():
+        if levels_after is not None:  # set when a hand is scored, with finished_at
+            reached.add(levels_after[str(int(team))])
+    return {
+        **{key: counts[key] for key in ("as_dealer", "as_defender", "dealt", "kept", "took_over")},
+        **{key: counts[key] for key in ("kitty_won", "kitty_won_points", "kitty_conceded", "kitty_conceded_points")},
+        "defenders_average": sum(defended_scores) / len(defended_scores) if defended_scores else None,
+        "best_level": max(reached, key=RANKS.index) if reached else None,
+        "levels_per_hand": latest[::-1],
+    }
+
+
+def levels_per_hand(user) -> list[int]:
+    """The levels each of the user's latest LEVEL_HANDS hands moved, oldest first: + the
+    user's team went up (or kept the deal), − the other team did (RULES §7.2)."""
+    return _hand_counts(user)["levels_per_hand"]
 
 
 def people_met(user) -> dict:
-    """Favourite partners and most-met opponents, in finished matches at public tables."""
+    """Favourite partners and most-met opponents, in finished matches at public tables.
+
+    One query for everyone at those tables (about three rows per match), counted here: the
+    same counts in SQL need a correlated subquery per row, several times slower."""
     mine = MatchPlayer.objects.filter(
         user=user, match__table__is_private=False, match__aborted=False, match__winner_team__isnull=False
     )
-    my_position = MatchPlayer.objects.filter(match=OuterRef("match"), user=user).values("position")[:1]
-    others = (
-        MatchPlayer.objects.filter(match__in=mine.values("match"), user__isnull=False)
-        .exclude(user=user)
-        .annotate(my_team=Mod(Subquery(my_position), 2), their_team=Mod("position", 2))
+    rows = MatchPlayer.objects.filter(match__in=mine.values("match"), user__isnull=False).values_list(
+        "match_id", "user_id", "user__username", "position", "match__winner_team"
     )
-
-    def ranked(rows):
-        return list(
-            rows.values("user__username")
-            .annotate(matches=Count("pk"), won=Count("pk", filter=Q(match__winner_team=F("my_team"))))
-            .order_by("-matches", "user__username")[:PEOPLE_SHOWN]
-        )
-
+    my_team: dict[int, int] = {}
+    others = []
+    for match_id, user_id, name, position, winner in rows:
+        if user_id == user.pk:
+            my_team[match_id] = position % 2
+        else:
+            others.append((match_id, name, position % 2, winner))
+    met: dict[str, dict[str, Counter]] = {"partners": {}, "opponents": {}}
+    for match_id, name, team, winner in others:
+        ours = my_team[match_id]
+        tally = met["partners" if team == ours else "opponents"].setdefault(name, Counter())
+        tally["matches"] += 1
+        tally["won"] += winner == ours
     return {
-        "partners": ranked(others.filter(their_team=F("my_team"))),
-        "opponents": ranked(others.exclude(their_team=F("my_team"))),
+        kind: [
+            {"user__username": name, "matches": tally["matches"], "won": tally["won"]}
+            for name, tally in sorted(people.items(), key=lambda item: (-item[1]["matches"], item[0]))[:PEOPLE_SHOWN]
+        ]
+        for kind, people in met.items()
     }

@@ -15,7 +15,7 @@ from games.engine import Refusal
 from games.history import export, matches
 from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
-from games.history.stats import levels_per_hand, profile_stats
+from games.history.stats import profile_stats
 from games.models import Hand, Match, RatedMatch
 from games.moderation.forms import ReasonForm
 from games.ratings import maths
@@ -184,11 +184,11 @@ def profile(request, username):
         "profile_user": profile_user,
         "is_own_profile": request.user == profile_user,
         # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
-        "stats": profile_stats(profile_user),
+        "stats": (stats := profile_stats(profile_user)),
         "rating": user_rating(profile_user),
         **_relation(request.user, profile_user),
         "provisional_under": maths.PROVISIONAL_MATCHES,
-        **_charts(profile_user),
+        **_charts(profile_user, stats["levels_per_hand"]),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -204,10 +204,9 @@ def _relation(viewer, profile_user) -> dict:
     }
 
 
-def _charts(user) -> dict:
+def _charts(user, levels: list[int]) -> dict:
     """The profile's pictures, laid out here and drawn as SVG by games/partials/chart.html."""
     series, before = rating_series(user)
-    levels = levels_per_hand(user)
     return {
         "rating_chart": line_chart(
             series,

@@ -87,7 +87,10 @@ class RatingChange(models.Model):
         constraints = [models.UniqueConstraint(fields=["rated_match", "user"], name="unique_rating_change")]
         indexes = [
             models.Index(fields=["user", "rated_match"], name="rating_change_user"),
-            models.Index(fields=["rated_at", "user"], name="rating_change_recent"),
+            # The 30-day leaderboard sums over this index alone (an index-only scan).
+            models.Index(
+                fields=["rated_at", "user"], name="rating_change_recent", include=["display_before", "display_after"]
+            ),
         ]
 
     def __str__(self):

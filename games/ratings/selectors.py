@@ -3,7 +3,7 @@ leaderboard."""
 
 from datetime import timedelta
 
-from django.db.models import Count, F, Max, Sum
+from django.db.models import Count, F, Sum
 
 from games.models import Match
 from games.ratings import maths
@@ -87,21 +87,28 @@ def leaderboard_all_time():
 
 
 def leaderboard_recent(*, now, days: int = RECENT_DAYS):
-    """Established players by the rating they gained in the last `days` days."""
+    """Established players by the rating they gained in the last `days` days: user ids,
+    gain and matches, aggregated from the `rating_change_recent` index alone (names and
+    ratings are added to one page's rows by `with_names`)."""
+    established = Rating.objects.filter(matches__gte=maths.PROVISIONAL_MATCHES, user__is_active=True).values("pk")
     return (
-        RatingChange.objects.filter(
-            rated_at__gte=now - timedelta(days=days),
-            user__rating__matches__gte=maths.PROVISIONAL_MATCHES,
-            user__is_active=True,
-        )
-        .values("user_id", "user__username")
-        .annotate(
-            gain=Sum(F("display_after") - F("display_before")),
-            played=Count("pk"),
-            display=Max("user__rating__display"),
-        )
+        RatingChange.objects.filter(rated_at__gte=now - timedelta(days=days), user_id__in=established)
+        .values("user_id")
+        .annotate(gain=Sum(F("display_after") - F("display_before")), played=Count("pk"))
         .order_by("-gain", "user_id")
     )
+
+
+def with_names(rows) -> list[dict]:
+    """`leaderboard_recent` rows with each player's name and current rating."""
+    rows = list(rows)
+    found = {
+        pk: (name, display)
+        for pk, name, display in Rating.objects.filter(pk__in=[row["user_id"] for row in rows]).values_list(
+            "pk", "user__username", "display"
+        )
+    }
+    return [dict(row, user__username=found[row["user_id"]][0], display=found[row["user_id"]][1]) for row in rows]
 
 
 def rating_series(user, *, limit: int = 200) -> tuple[list[int], int]:

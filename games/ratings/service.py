@@ -120,6 +120,7 @@ def _store(state: dict[int, Standing], *, now: dict[int, datetime]) -> None:
     ]
     Rating.objects.bulk_create(
         rows,
+        batch_size=5000,
         update_conflicts=True,
         unique_fields=["user"],
         update_fields=["mu", "sigma", "display", "matches", "rated_at"],
@@ -142,7 +143,7 @@ def ratings_replay(*, since: RatedMatch | None = None) -> int:
     RatingChange.objects.filter(rated_match_id__gte=since_id).delete()
     state, last_at = _standings_before(since_id, users)
     recent = _recent_lineups(since_id, entries)
-    rated = 0
+    rated, changed = 0, []
     for entry in entries:
         if entry.voided:
             continue
@@ -153,10 +154,11 @@ def ratings_replay(*, since: RatedMatch | None = None) -> int:
         earlier = recent.setdefault(entry.lineup, [])
         repeats = sum(1 for at in earlier if at >= entry.rated_at - WINDOW)
         changes = _rate_entry(entry, seats, losing, state, repeats)
-        RatingChange.objects.bulk_create(changes)
+        changed += changes
         earlier.append(entry.rated_at)
         last_at.update({change.user_id: change.rated_at for change in changes})
         rated += 1
+    RatingChange.objects.bulk_create(changed, batch_size=5000)  # one trip per 5000 rows, not per match
     _store(state, now=last_at)
     return rated
 
