@@ -167,7 +167,12 @@ def measure(runs: int) -> list[tuple[str, list[float], int]]:
         for _ in range(3):  # warm: templates compiled, connection open
             assert client.get(path, secure=True).status_code == 200, path
         queries: list[str] = []
-        with connection.execute_wrapper(lambda execute, sql, *rest: queries.append(sql) or execute(sql, *rest)):
+
+        def count(execute, sql, *rest, seen=queries):
+            seen.append(sql)
+            return execute(sql, *rest)
+
+        with connection.execute_wrapper(count):
             client.get(path, secure=True)
         times = []
         for _ in range(runs):
