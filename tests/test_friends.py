@@ -2,6 +2,7 @@
 presence, invitations live on the lobby socket, accept (seated through the write path),
 decline, expiry, blocking; bad input changes nothing."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -47,6 +48,16 @@ def _snapshot(table):
     )
 
 
+async def _friend_row(user, until, attempts=50):
+    """The user's first friend's row, once `until(row)` (a bounded wait)."""
+    for _ in range(attempts):
+        row = (await sync_to_async(friends_with_presence)(user=user))[0]
+        if until(row):
+            return row
+        await asyncio.sleep(0.02)
+    return row
+
+
 async def _invitations(client):
     return await client.receive_until(lambda m: m["type"] == "invitations")
 
@@ -80,7 +91,7 @@ async def test_friends_see_who_is_online_and_at_which_table():
     assert (await sync_to_async(friends_with_presence)(user=bob))[0]["online"] is False
     at_table = await ws_client(f"/ws/table/{table.pk}/", ann)
     await at_table.receive()
-    row = (await sync_to_async(friends_with_presence)(user=bob))[0]
+    row = await _friend_row(bob, lambda row: row["online"])  # the table socket notes it in a task
     assert row["online"] and row["table"] == table
     await at_table.close()
     row = (await sync_to_async(friends_with_presence)(user=bob))[0]

@@ -58,10 +58,8 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
         if self.watching and self.heartbeat is None:  # counted by _enter
             await self._watching_changed()
         runner.attach(self.table_id, loaded.version)
-        # Friends see where they are: noted now, refreshed every heartbeat.
-        await database_sync_to_async(presence.user_seen)(
-            user_id=self.user.pk, channel_name=self.channel_name, table_id=self.table_id
-        )
+        # Friends see where they are; in a task of its own, so that entering a table waits
+        # for nothing more (a reconnect storm enters hundreds at once, docs/performance.md).
         self.online = asyncio.create_task(self._keep_online())
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
@@ -250,10 +248,10 @@ class TableConsumer(DirectDispatch, JsonInput, AsyncWebsocketConsumer):
 
     async def _keep_online(self):
         while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
             await database_sync_to_async(presence.user_seen)(
                 user_id=self.user.pk, channel_name=self.channel_name, table_id=self.table_id
             )
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
 
     async def _keep_watching(self):
         while True:
