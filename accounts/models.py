@@ -154,6 +154,7 @@ class ModerationLog(models.Model):
         DELETE_MESSAGE = "delete_message", _("delete chat message")
         RESOLVE_REPORT = "resolve_report", _("resolve report")
         DISMISS_REPORT = "dismiss_report", _("dismiss report")
+        VOID_MATCH = "void_match", _("void rated match")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")
@@ -234,3 +235,47 @@ class Report(models.Model):
 
     def __str__(self):
         return f"report {self.pk} ({self.status})"
+
+
+# --- Friends (games/friends/, docs/friends.md) ------------------------------------------
+
+
+class Follow(models.Model):
+    """One player follows another; two who follow each other are friends."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following", verbose_name=_("follower")
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers", verbose_name=_("followed")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("follow")
+        verbose_name_plural = _("follows")
+        constraints = [models.UniqueConstraint(fields=["follower", "followed"], name="unique_follow")]
+        indexes = [models.Index(fields=["followed", "follower"], name="follow_followed")]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """A player blocks another: their chat lines and invitations no longer reach them."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocking", verbose_name=_("blocker")
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by", verbose_name=_("blocked")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="unique_block")]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User  # settings.AUTH_USER_MODEL (the default)
 from django.db.models import F
 
-from accounts.models import Ban, Kick, Mute, Profile
+from accounts.models import Ban, Block, Follow, Kick, Mute, Profile
 
 
 def profile_language(*, user: User) -> str:
@@ -55,3 +55,26 @@ def is_kicked(*, user, table_id: int) -> bool:
         and user.is_authenticated
         and Kick.objects.active().filter(user_id=user.pk, table_id=table_id).exists()
     )
+
+
+# --- friends (docs/friends.md) -------------------------------------------------------------
+
+
+def friends_of(*, user):
+    """The players this user follows who follow them back, by name."""
+    back = Follow.objects.filter(follower_id__in=Follow.objects.filter(follower=user).values("followed"), followed=user)
+    return get_user_model().objects.filter(pk__in=back.values("follower"), is_active=True).order_by("username")
+
+
+def follows(*, follower, followed) -> bool:
+    return Follow.objects.filter(follower=follower, followed=followed).exists()
+
+
+def blocked_ids(*, user) -> set[int]:
+    """Whom this user blocked (their chat and invitations are hidden from this user)."""
+
+    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+
+
+def blocks(*, blocker_id: int, blocked_id: int) -> bool:
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()

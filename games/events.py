@@ -43,6 +43,15 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def invitations_group(user_id: int) -> str:
+    """The lobby sockets of one user (on every page): told when their invitations change."""
+    return f"invitations-{user_id}"
+
+
+def invitations_changed() -> dict:
+    return {"type": "invitations.changed"}
+
+
 def table_changed(version: int) -> dict:
     return {"type": "table.changed", "version": version}
 

@@ -43,6 +43,8 @@ class Table(models.Model):
     # House rules (docs/house-rules.md): the options that differ from RULES.md, as
     # {option: value}; the last-chance window is the `last_chance_ms` column above.
     rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    # Rated or casual, chosen at creation (docs/ratings.md); a match with a bot is casual anyway.
+    rated = models.BooleanField(_("rated"), default=False)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     closed_reason = models.CharField(max_length=300, blank=True)
@@ -115,6 +117,10 @@ class Match(models.Model):
     final_levels = models.JSONField(null=True, blank=True)
     # The engine Rules the match was played under (Rules.to_json(); null: older, RULES.md).
     rules = models.JSONField(null=True, blank=True)
+    # Fixed when the match starts (games/ratings/eligibility.py): it changes ratings when it ends.
+    rated = models.BooleanField(default=False)
+    # The team of the first player removed during the match: it loses for the ratings.
+    left_team = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]
@@ -134,6 +140,8 @@ class MatchPlayer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     position = models.PositiveSmallIntegerField()
     bot = models.CharField(max_length=10, blank=True, default="")
+    # Throws from this seat the other hands could beat (RULES §5.3), counted as they happen.
+    failed_throws = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "position"]
@@ -268,3 +276,8 @@ class Spectator(models.Model):
 
     def __str__(self):
         return f"user {self.user_id} watching table {self.table_id}"
+
+
+# The rating records and invitations belong to this app (games/ratings/, games/friends/).
+from games.friends.models import Invitation  # noqa: E402, F401
+from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401

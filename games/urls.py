@@ -1,6 +1,8 @@
 from django.urls import path
 
+from games.friends import views as friend_views
 from games.history import views as history_views
+from games.ratings import views as rating_views
 from games.web import views
 
 urlpatterns = [
@@ -10,7 +12,14 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/last-match/", views.table_last_match, name="table_last_match"),
     path("join/<str:code>/", views.invite, name="invite"),
+    path("tables/<int:table_id>/invite/", friend_views.invite, name="invite_friend"),
+    path("friends/", friend_views.friends_page, name="friends"),
+    path("players/<str:username>/follow/", friend_views.follow, name="follow"),
+    path("players/<str:username>/block/", friend_views.block, name="block"),
+    path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/export/", history_views.match_export, name="match_export"),
+    path("replays/open/", history_views.replay_upload, name="replay_upload"),
     path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),
 ]

@@ -1,11 +1,15 @@
 """A small, realistic site for page tests and screenshots: players, open tables in every
 state, one finished hand (history, replay), a report and a moderator."""
 
+from datetime import timedelta
+
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 
-from accounts.models import Report
-from games.models import Hand, Seat, Table
+from accounts.models import Follow, Report
+from games.models import Hand, Match, MatchPlayer, Seat, Table
+from games.ratings.service import match_rate
 from games.runtime import writer
 from tests.conftest import make_moderator, make_table, make_user
 from tests.test_replay import FAST, drive
@@ -42,6 +46,9 @@ def build_site(password: str) -> dict:
     client.post(reverse("play_now"))  # a running table with three bots
     Report.objects.create(reporter=li, user=jo, reason="Left in the middle of every hand.")
     Report.objects.create(reporter=jo, table=played, reason="Rude chat at this table.")
+    rated_history(list(people.values())[:4], matches=12)
+    for a, b in ((mei, li), (li, mei), (mei, longname), (longname, mei)):
+        Follow.objects.create(follower=a, followed=b)
     hand = Hand.objects.filter(match__table=played, finished_at__isnull=False).first()
     return {
         "people": people,
@@ -50,3 +57,24 @@ def build_site(password: str) -> dict:
         "waiting": waiting,
         "hand": hand,
     }
+
+
+def rated_history(people, *, matches: int) -> None:
+    """Rated matches among these four, in turn-about partnerships, rated as they would be
+    at their end (for the leaderboard and the profiles' rating charts)."""
+    table = _named(make_table(people[0], rated=True, turn_limit_s=30), "Rated evenings")
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    start = timezone.now() - timedelta(days=matches * 2)
+    for number in range(1, matches + 1):
+        at = start + timedelta(days=2 * number)
+        seating = people if number % 3 else [people[0], people[2], people[1], people[3]]
+        match = Match.objects.create(
+            table=table,
+            number=number,
+            rated=True,
+            winner_team=number % 2,
+            finished_at=at,
+            final_levels={"0": "A", "1": "9"},
+        )
+        MatchPlayer.objects.bulk_create(MatchPlayer(match=match, user=u, position=i) for i, u in enumerate(seating))
+        match_rate(match=match, now=at)

@@ -78,6 +78,8 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("register", "/accounts/register/"),
             ("password-reset", "/accounts/password/reset/"),
             ("password-reset-done", "/accounts/password/reset/done/"),
+            ("leaderboard", "/leaderboard/"),
+            ("leaderboard-30d", "/leaderboard/?period=30d"),
         ],
         "mei": [
             ("lobby", "/"),
@@ -88,6 +90,7 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("replay", f"/hands/{hand.pk}/replay/?step=120"),
             ("profile", "/accounts/u/mei/"),
             ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"),
+            ("friends", "/friends/"),
             ("settings", "/accounts/settings/"),
             ("password-change", "/accounts/password/change/"),
             ("report", "/report/user/jo/"),

@@ -39,6 +39,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PEOPLE_AND_MODERATORS = {
     "sit",
     "stand",
+    "accept_invitation",
     "add_bot",
     "remove_bot",
     "start_match",
@@ -309,6 +310,15 @@ async def verify(table_id, shown: list[Shown], acting, kind):
     return outcome
 
 
+def _invite(sender, recipient, table_id):
+    from accounts.models import Follow
+    from games.friends.service import invitation_send
+
+    Follow.objects.create(follower=sender, followed=recipient)
+    Follow.objects.create(follower=recipient, followed=sender)
+    return invitation_send(sender=sender, table_id=table_id, recipient_id=recipient.pk)
+
+
 async def connect(user, table_id) -> Shown:
     shown = Shown(await ws_client(f"/ws/table/{table_id}/", user), user, table_id)
     await shown.catch_up((await loaded(table_id))[0].version)
@@ -332,6 +342,11 @@ async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, 
 
     # Seating, before the match.
     await verify(tid, shown, act(tid, {"type": "sit", "seat": 1}, user=east), "sit")
+    await verify(tid, shown, act(tid, {"type": "stand"}, user=east), "stand")
+    # A friend takes the seat an invitation offers (games/friends/commands.py), then stands.
+    invitation = await sync_to_async(_invite)(north, east, tid)
+    accept = {"type": "accept_invitation", "invitation": invitation.pk}
+    await verify(tid, shown, act(tid, accept, user=east), "accept_invitation")
     await verify(tid, shown, act(tid, {"type": "stand"}, user=east), "stand")
     await verify(tid, shown, act(tid, {"type": "add_bot", "seat": 2, "level": "basic"}, user=north), "add_bot")
     await verify(tid, shown, act(tid, {"type": "remove_bot", "seat": 2}, user=north), "remove_bot")

@@ -9,7 +9,7 @@ from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.history import replay
+from games.history import export, replay
 from games.models import Hand, Match, MatchPlayer, Seat, TableEvent
 from games.web.names import bot_name
 
@@ -45,6 +45,16 @@ def user_matches(*, user):
         .annotate(last_levels=Subquery(last_levels))
         .order_by("-started_at", "-pk")
     )
+
+
+def latest_matches(*, user, limit: int, public_only: bool = False):
+    """`user_matches`, only the latest `limit`: picked first, so that the per-match
+    subqueries run for those rows only (a busy player has hundreds of matches)."""
+    picked = Match.objects.filter(seating__user=user)
+    if public_only:
+        picked = picked.filter(table__is_private=False)
+    ids = list(picked.order_by("-started_at", "-pk").values_list("pk", flat=True)[:limit])
+    return user_matches(user=user).filter(pk__in=ids)
 
 
 def player_name(player: MatchPlayer) -> str:
@@ -166,3 +176,39 @@ def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
 def hand_frames(hand: Hand) -> list[replay.Frame]:
     before, own = hand_actions(hand)
     return replay.hand_frames(before, own, hand.game_rules())
+
+
+# --- match files (games/history/export.py) ------------------------------------------------
+
+
+def match_file(match: Match) -> dict | None:
+    """The match as a downloadable file, up to its last finished hand (RULES §9: nothing
+    of a running hand), or None when no hand is finished."""
+    last = match.hands.filter(finished_at__isnull=False).order_by("-number").first()
+    if last is None:
+        return None
+    before, own = hand_actions(last)
+    table = match.table
+    return export.match_document(
+        actions=before + own,
+        players=[
+            {"seat": p["position"], "team": p["team"], "name": p["name"], "bot": bool(p["user_id"] is None)}
+            for p in match_players(match)
+        ],
+        match={
+            "table": table.name,
+            "number": match.number,
+            "started_at": match.started_at.isoformat(),
+            "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+            "winner_team": match.winner_team,
+            "aborted": match.aborted,
+            "final_levels": match.final_levels,
+        },
+        table={
+            "deal_pace_ms": table.deal_pace_ms,
+            "last_chance_ms": table.last_chance_ms,
+            "turn_limit_s": table.turn_limit_s,
+            "rated": match.rated,
+        },
+        rules=match.game_rules(),
+    )

@@ -5,55 +5,174 @@ Definitions:
   not running); matches won: those their team won;
 * hands as dealer: finished hands in which the user's own seat was the dealer;
 * hands as defender: finished hands in which the user's team did not deal;
+* record as dealer: of the hands the user's team dealt, those it kept the deal in (its
+  own level change, RULES §7.2) and those it lost; as defender: of the hands it defended,
+  those it took the deal over in, and those the dealers kept;
+* kitty bonuses (RULES §6): won when the user's team defended and took the last trick
+  with a bonus, conceded when it dealt and the defenders did; count and points;
+* failed throws: the user's throws that the other hands could beat (RULES §5.3);
 * average defenders' score: over the hands the user defended (None when none);
 * current level: the user's team's level in their latest match (after its last
   finished hand); best level: the highest level their team reached after any hand;
-* recent matches: the latest five at public tables (a profile is public).
+* partners and opponents: the people met most often in finished matches at public
+  tables (a profile is public: who plays with whom at private tables stays off it);
+* recent matches: the latest five at public tables.
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
-from django.db.models import Avg, Count, F, Q
-from django.db.models.functions import Mod
+from collections import Counter
 
-from games.engine import RANKS, team_of
-from games.history.matches import START_LEVELS, match_rows, user_matches
+from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, Mod
+
+from games.engine import RANKS
+from games.history.matches import START_LEVELS, latest_matches, match_rows
 from games.models import Hand, MatchPlayer
 
 RECENT_MATCHES = 5
+LEVEL_HANDS = 40  # the levels-per-hand chart: the latest hands
+PEOPLE_SHOWN = 5
+
+
+def _hands(user):
+    """The user's finished hands, each with the user's seat and team and the dealing team."""
+    return (
+        Hand.objects.filter(finished_at__isnull=False, match__seating__user=user)
+        .annotate(my_seat=F("match__seating__position"))
+        .annotate(
+            my_team=Mod("my_seat", 2),
+            dealer_team=Mod("dealer", 2),
+            gaining_team=Cast(KeyTextTransform("team", "level_change"), IntegerField()),
+        )
+    )
 
 
 def profile_stats(user) -> dict:
-    matches = MatchPlayer.objects.filter(user=user, match__aborted=False, match__winner_team__isnull=False).aggregate(
-        played=Count("match", distinct=True),
-        won=Count("match", distinct=True, filter=Q(match__winner_team=Mod(F("position"), 2))),
+    matches = MatchPlayer.objects.filter(user=user).aggregate(
+        played=Count("match", distinct=True, filter=Q(match__aborted=False, match__winner_team__isnull=False)),
+        won=Count(
+            "match",
+            distinct=True,
+            filter=Q(match__aborted=False, match__winner_team=Mod(F("position"), 2)),
+        ),
+        failed_throws=Sum("failed_throws"),
     )
-    hands = (
-        Hand.objects.filter(finished_at__isnull=False, match__seating__user=user)
-        .annotate(my_seat=F("match__seating__position"))
-        .annotate(my_team=Mod("my_seat", 2), dealer_team=Mod("dealer", 2))
-    )
-    counts = hands.aggregate(
-        as_dealer=Count("pk", filter=Q(dealer=F("my_seat"))),
-        as_defender=Count("pk", filter=~Q(dealer_team=F("my_team"))),
-        defenders_average=Avg("defenders_score", filter=~Q(dealer_team=F("my_team"))),
-    )
-    reached = {
-        levels[str(team_of(team))]
-        for levels, team in hands.values_list("levels_after", "my_seat")
-        if levels is not None  # set when a hand is scored, with finished_at
-    }
-    latest = match_rows(user_matches(user=user)[:1], user=user)
+    counts = _hand_counts(user)
+    latest = match_rows(latest_matches(user=user, limit=1), user=user)
     # A profile is public: private tables' matches (who played with whom) stay off it.
-    recent = match_rows(user_matches(user=user).filter(table__is_private=False)[:RECENT_MATCHES], user=user)
+    first_hand = (
+        Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
+    )
+    recent = match_rows(
+        latest_matches(user=user, limit=RECENT_MATCHES, public_only=True).annotate(first_hand=Subquery(first_hand)),
+        user=user,
+    )
     return {
         "matches_played": matches["played"],
         "matches_won": matches["won"],
+        "failed_throws": matches["failed_throws"] or 0,
         "hands_as_dealer": counts["as_dealer"],
         "hands_as_defender": counts["as_defender"],
         "defenders_average": (
             round(counts["defenders_average"], 1) if counts["defenders_average"] is not None else None
         ),
+        "as_dealer": {"hands": counts["dealt"], "kept": counts["kept"], "lost": counts["dealt"] - counts["kept"]},
+        "as_defender": {
+            "hands": counts["as_defender"],
+            "took_over": counts["took_over"],
+            "held": counts["as_defender"] - counts["took_over"],
+        },
+        "kitty": {
+            "won": counts["kitty_won"],
+            "won_points": counts["kitty_won_points"] or 0,
+            "conceded": counts["kitty_conceded"],
+            "conceded_points": counts["kitty_conceded_points"] or 0,
+        },
         "current_level": latest[0]["our_level"] if latest else None,
-        "best_level": max(reached, key=RANKS.index) if reached else (START_LEVELS["0"] if latest else None),
+        "best_level": counts["best_level"] or (START_LEVELS["0"] if latest else None),
+        "levels_per_hand": counts["levels_per_hand"],
         "recent_matches": recent,
+        **people_met(user),
+    }
+
+
+def _hand_counts(user) -> dict:
+    """Every per-hand number of the profile from one read of the user's finished hands
+    (a few thousand rows for a busy player: one scan instead of one per number)."""
+    # The level change's numbers as plain columns: decoding thousands of JSON values costs
+    # more than the query.
+    hands = _hands(user)
+    rows = hands.annotate(gained=Cast(KeyTextTransform("levels", "level_change"), IntegerField())).values_list(
+        "dealer", "my_seat", "gaining_team", "kitty_bonus", "defenders_score", "gained"
+    )
+    counts: Counter = Counter()
+    defended_scores: list[int] = []
+    reached: set[str] = set()
+    latest: list[int] = []
+    for dealer, seat, gaining, bonus, score, gained in rows.order_by("-finished_at", "-pk"):
+        team = seat % 2
+        dealing = dealer % 2 == team
+        counts["as_dealer"] += dealer == seat
+        if dealing:
+            counts["dealt"] += 1
+            counts["kept"] += gaining == team
+        else:
+            counts["as_defender"] += 1
+            counts["took_over"] += gaining == team
+            defended_scores.append(score)
+        if bonus:  # RULES §6: only the defenders ever win it
+            counts["kitty_conceded" if dealing else "kitty_won"] += 1
+            counts["kitty_conceded_points" if dealing else "kitty_won_points"] += bonus
+        if gained is not None and len(latest) < LEVEL_HANDS:
+            latest.append(gained if gaining == team else -gained)
+    # The levels reached: a few distinct (levels, team) pairs, not one JSON value per hand.
+    for levels_after, team in hands.values_list("levels_after", "my_team").order_by().distinct():
+        if levels_after is not None:  # set when a hand is scored, with finished_at
+            reached.add(levels_after[str(int(team))])
+    return {
+        **{key: counts[key] for key in ("as_dealer", "as_defender", "dealt", "kept", "took_over")},
+        **{key: counts[key] for key in ("kitty_won", "kitty_won_points", "kitty_conceded", "kitty_conceded_points")},
+        "defenders_average": sum(defended_scores) / len(defended_scores) if defended_scores else None,
+        "best_level": max(reached, key=RANKS.index) if reached else None,
+        "levels_per_hand": latest[::-1],
+    }
+
+
+def levels_per_hand(user) -> list[int]:
+    """The levels each of the user's latest LEVEL_HANDS hands moved, oldest first: + the
+    user's team went up (or kept the deal), − the other team did (RULES §7.2)."""
+    return _hand_counts(user)["levels_per_hand"]
+
+
+def people_met(user) -> dict:
+    """Favourite partners and most-met opponents, in finished matches at public tables.
+
+    One query for everyone at those tables (about three rows per match), counted here: the
+    same counts in SQL need a correlated subquery per row, several times slower."""
+    mine = MatchPlayer.objects.filter(
+        user=user, match__table__is_private=False, match__aborted=False, match__winner_team__isnull=False
+    )
+    rows = MatchPlayer.objects.filter(match__in=mine.values("match"), user__isnull=False).values_list(
+        "match_id", "user_id", "user__username", "position", "match__winner_team"
+    )
+    my_team: dict[int, int] = {}
+    others = []
+    for match_id, user_id, name, position, winner in rows:
+        if user_id == user.pk:
+            my_team[match_id] = position % 2
+        else:
+            others.append((match_id, name, position % 2, winner))
+    met: dict[str, dict[str, Counter]] = {"partners": {}, "opponents": {}}
+    for match_id, name, team, winner in others:
+        ours = my_team[match_id]
+        tally = met["partners" if team == ours else "opponents"].setdefault(name, Counter())
+        tally["matches"] += 1
+        tally["won"] += winner == ours
+    return {
+        kind: [
+            {"user__username": name, "matches": tally["matches"], "won": tally["won"]}
+            for name, tally in sorted(people.items(), key=lambda item: (-item[1]["matches"], item[0]))[:PEOPLE_SHOWN]
+        ]
+        for kind, people in met.items()
     }

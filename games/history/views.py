@@ -1,17 +1,27 @@
 """Thin views of match history: my matches, one match, and a finished hand's replay."""
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
+from django.views.decorators.http import require_http_methods
 
-from accounts.selectors import user_public_get
+from accounts.selectors import blocks, follows, user_can_moderate, user_public_get
 from games import rulesets
-from games.history import matches
+from games.engine import Refusal
+from games.history import export, matches
+from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
 from games.history.stats import profile_stats
-from games.models import Hand, Match
+from games.models import Hand, Match, RatedMatch
+from games.moderation.forms import ReasonForm
+from games.ratings import maths
+from games.ratings.selectors import match_rating_changes, rating_series, user_rating
+from games.web.i18n import refusal_text
 
 MATCHES_PER_PAGE = 20
 
@@ -55,8 +65,14 @@ def match_detail(request, match_id: int):
             "levels": matches.match_levels(match),
             "result": matches.match_result(match, me["team"] if me else None),
             "rules": rulesets.described(match.game_rules()),
+            "rating_changes": match_rating_changes(match),
+            "void_form": ReasonForm(prefix="void") if _voidable(match, request.user) else None,
         },
     )
+
+
+def _voidable(match: Match, user) -> bool:
+    return user_can_moderate(user) and RatedMatch.objects.filter(match=match, voided=False).exists()
 
 
 @login_required
@@ -68,14 +84,33 @@ def hand_replay(request, hand_id: int):
         return render(request, "games/replay_unavailable.html", {"match": match, "hand": hand}, status=404)
     frames = matches.hand_frames(hand)
     names = [p["name"] for p in matches.match_players(match)]
+    step = _step(request.GET, frames)
+    context = {"match": match, "hand": hand, **_replay_context(frames, names, step)}
+    if request.GET.get("fragment"):
+        return render(request, "games/partials/replay_frame.html", context)
+    return render(request, "games/replay.html", context)
+
+
+def _number(value, default: int) -> int:
     try:
-        step = int(request.GET.get("step", 0))
-    except ValueError:
-        step = 0
-    step = max(0, min(step, len(frames) - 1))
-    context = {
-        "match": match,
-        "hand": hand,
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _step(query, frames) -> int:
+    """The step asked for: `step=N`, or `trick=N` (the step that shows trick N complete,
+    just before it is collected), else the first."""
+    trick = _number(query.get("trick"), 0)
+    if trick:
+        won = [i for i, frame in enumerate(frames) if frame.kind == "trick_won" and frame.info["trick_no"] == trick]
+        if won:
+            return max(won[0] - 1, 0)
+    return max(0, min(_number(query.get("step"), 0), len(frames) - 1))
+
+
+def _replay_context(frames, names: list[str], step: int) -> dict:
+    return {
         "step": step,
         "last": len(frames) - 1,
         "total": len(frames),
@@ -89,9 +124,58 @@ def hand_replay(request, hand_id: int):
         "names": names,
         **frame_context(frames[step], names),
     }
-    if request.GET.get("fragment"):
-        return render(request, "games/partials/replay_frame.html", context)
-    return render(request, "games/replay.html", context)
+
+
+@login_required
+def match_export(request, match_id: int):
+    """The match as a versioned JSON file (docs/history.md, "Match files")."""
+    match = _match_for(request, match_id)
+    document = matches.match_file(match)
+    if document is None:
+        raise Http404(_("This match has no finished hand yet."))
+    response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="double-up-match-{match.pk}.json"'
+    return response
+
+
+MAX_FILE_BYTES = 2_000_000
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def replay_upload(request):
+    """Open a match file in the replay viewer: checked by folding it through the engine,
+    shown, and never stored. Stepping posts the checked document back (no upload again)."""
+    if request.method == "GET":
+        return render(request, "games/replay_upload.html", {})
+    try:
+        document = export.check_document(_uploaded(request))
+        number = _number(request.POST.get("hand"), 1)
+        frames = export.frames_of(document, number)
+    except Refusal as refused:
+        return render(request, "games/replay_upload.html", {"error": refusal_text(refused)}, status=400)
+    names = [str(player.get("name", "")) for player in sorted(document["players"], key=lambda p: p.get("seat", 0))]
+    context = {
+        "document": document,
+        "document_text": json.dumps(document, ensure_ascii=False, separators=(",", ":")),
+        "hand_number": number,
+        "hand_numbers": [hand["number"] for hand in document["hands"]],
+        **_replay_context(frames, names, _step(request.POST, frames)),
+    }
+    return render(request, "games/replay_upload.html", context)
+
+
+def _uploaded(request) -> object:
+    upload = request.FILES.get("match_file")
+    raw = upload.read(MAX_FILE_BYTES + 1) if upload else request.POST.get("document", "").encode()
+    if not raw:
+        raise export.MatchFileError(gettext_noop("Choose a match file to open."))
+    if len(raw) > MAX_FILE_BYTES:
+        raise export.MatchFileError(gettext_noop("That file is too large for a match file."))
+    try:
+        return json.loads(raw)
+    except ValueError as error:
+        raise export.MatchFileError(gettext_noop("That file is not JSON.")) from error
 
 
 def profile(request, username):
@@ -102,6 +186,45 @@ def profile(request, username):
         "profile_user": profile_user,
         "is_own_profile": request.user == profile_user,
         # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
-        "stats": profile_stats(profile_user),
+        "stats": (stats := profile_stats(profile_user)),
+        "rating": user_rating(profile_user),
+        **_relation(request.user, profile_user),
+        "provisional_under": maths.PROVISIONAL_MATCHES,
+        **_charts(profile_user, stats["levels_per_hand"]),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def _relation(viewer, profile_user) -> dict:
+    """Whether the reader follows or blocks this player, and whether they follow back."""
+    if not viewer.is_authenticated or viewer == profile_user:
+        return {}
+    return {
+        "following": follows(follower=viewer, followed=profile_user),
+        "followed_back": follows(follower=profile_user, followed=viewer),
+        "blocking": blocks(blocker_id=viewer.pk, blocked_id=profile_user.pk),
+    }
+
+
+def _charts(user, levels: list[int]) -> dict:
+    """The profile's pictures, laid out here and drawn as SVG by games/partials/chart.html."""
+    series, before = rating_series(user)
+    return {
+        "rating_chart": line_chart(
+            series,
+            title=_("Rating after each rated match"),
+            x_label=_("Rated matches"),
+            y_label=_("Rating"),
+            first_number=before,
+        )
+        if series
+        else None,
+        "levels_chart": bar_chart(
+            levels,
+            title=_("Levels gained per hand: up for this player's team, down for the other"),
+            x_label=_("Latest hands"),
+            y_label=pgettext("chart axis", "Levels"),
+        )
+        if levels
+        else None,
+    }

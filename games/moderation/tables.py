@@ -109,6 +109,8 @@ def kick(
 def _free_seat(table: Table, seat: Seat, reason: str, now: datetime) -> tuple[list, str]:
     position = seat.position
     happened, effect = [{"type": "stood", "seat": position}], "seat_freed"
+    if table.status == Table.Status.PLAYING:
+        records.seat_left(table, position)
     seat.user = None
     seat.autoplay = False
     if table.status == Table.Status.PLAYING and table.allow_bots:

@@ -1,17 +1,25 @@
 """Keeps the queryable record (Match, Hand, Bury) in step with the event log.
 
-Called only from the write path (games/runtime/writer.py), inside its transaction.
+Called only from the write path (games/runtime/writer.py), inside its transaction: so a
+rated match's rating update (games/ratings/service.py) commits with its result, or not at all.
 """
 
 from typing import Any
 
+from django.db.models import F
+
+from games import engine
 from games.models import Bury, Hand, Match, MatchPlayer
+from games.ratings.eligibility import match_is_rated
+from games.ratings.service import match_rate
 
 
 def start_match(table, seats, rules) -> Match:
     """The record of a new match, with the engine Rules it is played under."""
     number = (table.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    match = Match.objects.create(table=table, number=number, rules=rules.to_json())
+    match = Match.objects.create(
+        table=table, number=number, rules=rules.to_json(), rated=match_is_rated(table=table, seats=seats)
+    )
     MatchPlayer.objects.bulk_create(
         MatchPlayer(match=match, user_id=seat.user_id, position=seat.position, bot=seat.bot) for seat in seats
     )
@@ -101,6 +109,10 @@ def record_events(table, seq, applied, now) -> None:
             hand.save(update_fields=["flipped"])
         elif kind == "buried":
             Bury.objects.create(hand=_open_hand(table), seat=event["seat"], kitty=facts["kitty"], cards=event["cards"])
+        elif kind == "throw_failed":  # RULES §5.3: for the player's statistics
+            MatchPlayer.objects.filter(match=_open_match(table), position=event["seat"]).update(
+                failed_throws=F("failed_throws") + 1
+            )
         elif kind == "hand_scored":
             _record_score(_open_hand(table), event["result"], seq, now)
         elif kind == "match_won":
@@ -109,6 +121,7 @@ def record_events(table, seq, applied, now) -> None:
             match.finished_at = now
             match.final_levels = facts.get("levels_after")
             match.save(update_fields=["winner_team", "finished_at", "final_levels"])
+            match_rate(match=match, now=now)
 
 
 def _record_score(hand, result, seq, now):
@@ -137,3 +150,13 @@ def abort_match(table, reason: str, now) -> None:
         match.abort_reason = reason
         match.finished_at = now
         match.save(update_fields=["aborted", "abort_reason", "finished_at"])
+        match_rate(match=match, now=now)  # rated only when a team left it (seat_left)
+
+
+def seat_left(table, position: int) -> None:
+    """A player was removed from their seat during the match (a moderator's kick or ban):
+    for the ratings the match is a loss for their team, whatever happens next (docs/ratings.md)."""
+    match = current_match(table)
+    if match and match.finished_at is None and match.rated and match.left_team is None:
+        match.left_team = engine.team_of(position)
+        match.save(update_fields=["left_team"])

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from accounts.selectors import is_banned
+from accounts.selectors import blocked_ids, is_banned
 from games import chat, events, selectors
 from games.engine import Refusal
 from games.models import Table
@@ -45,6 +45,8 @@ class ChatConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsume
             return
         # Reading the profile is a DB query: never from the event loop itself.
         self.language = await database_sync_to_async(language_for_scope)(self.scope, self.user)
+        # Lines of players this reader blocked are never shown to them (read on connect).
+        self.blocked = await database_sync_to_async(blocked_ids)(user=self.user)
         self.group = events.chat_group(self.table_id)
         # Before the history (no line slips between); the user's group: a ban closes it.
         if not await self.join_groups(self.group, events.user_group(self.user.pk)):
@@ -72,6 +74,8 @@ class ChatConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsume
     # --- group messages -----------------------------------------------------------
 
     async def chat_message(self, event):
+        if event.get("user_id") in self.blocked:
+            return
         line = dict(event, created_at=datetime.fromisoformat(event["created_at"]))
         await self.send(text_data=json.dumps({"type": "message", "id": line["id"], "html": self._render(line)}))
 
@@ -105,7 +109,8 @@ class ChatConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsume
 
     def _history(self):
         table = Table.objects.get(pk=self.table_id)
-        return "".join(self._render(line) for line in chat.chat_recent(table=table))
+        lines = chat.chat_recent(table=table)
+        return "".join(self._render(line) for line in lines if line["user_id"] not in self.blocked)
 
     def _render(self, line) -> str:
         with translation.override(self.language):

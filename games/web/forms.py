@@ -47,11 +47,12 @@ class TableForm(forms.ModelForm):
 
     class Meta:
         model = Table
-        fields = ["name", "is_private", "deal_pace_ms", "last_chance_ms", "turn_limit_s", "allow_bots"]
+        fields = ["name", "is_private", "rated", "deal_pace_ms", "last_chance_ms", "turn_limit_s", "allow_bots"]
         help_texts = {
             "name": _("Shown in the lobby, e.g. “Friday night game”."),
             "is_private": _("Private tables are not listed in the lobby; invite people with the table’s link."),
             "allow_bots": _("Lets the owner fill free seats with bots."),
+            "rated": _("A rated match between four people changes their ratings; with a bot it is casual."),
         }
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Friday night game")})}
 
@@ -104,6 +105,12 @@ class TableForm(forms.ModelForm):
                     ),
                     code="public_needs_limit",
                 ),
+            )
+        elif cleaned.get("rated") and cleaned.get("turn_limit_s") == 0:
+            # Without a limit an absent player stalls the match forever: it would never be rated.
+            self.add_error(
+                "turn_limit_s",
+                forms.ValidationError(_("A rated table needs a turn limit."), code="rated_needs_limit"),
             )
         return cleaned
 

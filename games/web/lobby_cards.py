@@ -55,6 +55,7 @@ def table_options(table) -> list[str]:
         pace % {"ms": table.deal_pace_ms},
         limit,
         _("Private") if table.is_private else _("Public"),
+        _("Rated") if table.rated else _("Casual"),
         _("Bots allowed") if table.allow_bots else _("No bots"),
     ]
 

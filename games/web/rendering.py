@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
 from games import engine
+from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
 from games.web.i18n import PHASES, refusal_sentence
 from games.web.names import bot_name
@@ -113,6 +114,8 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
+        # Read only once the match is over: the end-of-match screen says how ratings moved.
+        "rating_changes": table_rating_changes(table) if view and view["phase"] == "finished" else [],
     }
 
 

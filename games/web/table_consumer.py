@@ -47,6 +47,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         self.watching = False  # counted as a spectator (games/runtime/presence.py)
         self.attached = False  # counted by the clock runner
         self.person = False  # counted at the table (games/runtime/lifecycle.py)
+        self.online = None  # friends see this user here (games/runtime/presence.py)
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -70,6 +71,9 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         self.attached = True
         self.person = True
         lifecycle.person_arrived(self.table_id)
+        # Friends see where they are; in a task of its own, so that entering a table waits
+        # for nothing more (a reconnect storm enters hundreds at once, docs/performance.md).
+        self.online = asyncio.create_task(self._keep_online())
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
             await self._act({"type": "resume"}, None)
@@ -85,7 +89,10 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             await self._set_watching(False)
         if self.person:
             self.person = False
+            if self.online:
+                self.online.cancel()
             await lifecycle.person_left(self.table_id)
+            await database_sync_to_async(presence.user_gone)(user_id=self.user.pk, channel_name=self.channel_name)
 
     # --- incoming -------------------------------------------------------------------
 
@@ -279,6 +286,13 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             self.heartbeat.cancel()
         self.heartbeat = asyncio.create_task(self._keep_watching()) if self.watching else None
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
+
+    async def _keep_online(self):
+        while True:
+            await database_sync_to_async(presence.user_seen)(
+                user_id=self.user.pk, channel_name=self.channel_name, table_id=self.table_id
+            )
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
 
     async def _keep_watching(self):
         while True:

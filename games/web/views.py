@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors
 from games.engine import Refusal
+from games.friends.selectors import invitable_friends
 from games.models import Match, Seat, Table
 from games.runtime import writer
 from games.runtime.tables import table_create
@@ -94,6 +95,7 @@ def table_page(request, table_id: int):
             "ws_path": ws_path,
             "server_now_ms": int(time.time() * 1000),  # the page counts down with the server's clock
             "invite_url": request.build_absolute_uri(table_url(table)),
+            "invitable_friends": invitable_friends(user=request.user, table=table, seats=seats),
         },
     )
 

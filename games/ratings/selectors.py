@@ -1,0 +1,124 @@
+"""Rating reads (STYLE: selectors): a match's rating changes, a player's rating, the
+leaderboard."""
+
+from datetime import timedelta
+
+from django.db.models import Count, F, Sum
+
+from games.models import Match
+from games.ratings import maths
+from games.ratings.models import Rating, RatingChange
+
+
+def match_rating_changes(match: Match | None) -> list[dict]:
+    """What the end-of-match screen says of each rated player: "+14, now 1032"."""
+    if match is None or not match.rated:
+        return []
+    changes = RatingChange.objects.filter(rated_match__match=match, rated_match__voided=False).select_related("user")
+    return [
+        {
+            "name": change.user.username,
+            "position": change.position,
+            "delta": change.delta,
+            "after": change.display_after,
+            "provisional": change.matches_after < maths.PROVISIONAL_MATCHES,
+            "provisional_under": maths.PROVISIONAL_MATCHES,
+        }
+        for change in changes.order_by("position")
+    ]
+
+
+def table_rating_changes(table) -> list[dict]:
+    """The rating changes of the table's latest match (its end-of-match screen)."""
+    return match_rating_changes(table.matches.order_by("-number").first())
+
+
+def user_rating(user) -> Rating | None:
+    return Rating.objects.filter(pk=user.pk).first()
+
+
+CHANGE_FIELDS = (
+    "position",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "display_before",
+    "display_after",
+    "matches_after",
+    "factor",
+    "rated_at",
+)
+RATING_FIELDS = ("mu", "sigma", "display", "matches", "rated_at")
+
+
+def ratings_snapshot() -> dict:
+    """Every stored rating value, exactly (for `ratings_rebuild` and its test)."""
+    return {
+        "ratings": {row[0]: row[1:] for row in Rating.objects.values_list("pk", *RATING_FIELDS)},
+        "changes": {
+            (row[0], row[1]): row[2:]
+            for row in RatingChange.objects.values_list("rated_match_id", "user_id", *CHANGE_FIELDS)
+        },
+    }
+
+
+def snapshot_differences(before: dict, after: dict) -> int:
+    """How many stored rows differ (or exist in only one) between two snapshots."""
+    return sum(
+        len(set(before[kind]) ^ set(after[kind]))
+        + sum(1 for key in set(before[kind]) & set(after[kind]) if before[kind][key] != after[kind][key])
+        for kind in ("ratings", "changes")
+    )
+
+
+# --- the leaderboard (docs/ratings.md) ----------------------------------------------------
+
+RECENT_DAYS = 30
+
+
+def leaderboard_all_time():
+    """Established players (not provisional) by displayed rating; the `rating_board` index."""
+    return (
+        Rating.objects.filter(matches__gte=maths.PROVISIONAL_MATCHES, user__is_active=True)
+        .order_by("-display", "user_id")
+        .values("user_id", "user__username", "display", "matches")
+    )
+
+
+def leaderboard_recent(*, now, days: int = RECENT_DAYS):
+    """Established players by the rating they gained in the last `days` days: user ids,
+    gain and matches, aggregated from the `rating_change_recent` index alone (names and
+    ratings are added to one page's rows by `with_names`)."""
+    established = Rating.objects.filter(matches__gte=maths.PROVISIONAL_MATCHES, user__is_active=True).values("pk")
+    return (
+        RatingChange.objects.filter(rated_at__gte=now - timedelta(days=days), user_id__in=established)
+        .values("user_id")
+        .annotate(gain=Sum(F("display_after") - F("display_before")), played=Count("pk"))
+        .order_by("-gain", "user_id")
+    )
+
+
+def with_names(rows) -> list[dict]:
+    """`leaderboard_recent` rows with each player's name and current rating."""
+    rows = list(rows)
+    found = {
+        pk: (name, display)
+        for pk, name, display in Rating.objects.filter(pk__in=[row["user_id"] for row in rows]).values_list(
+            "pk", "user__username", "display"
+        )
+    }
+    return [dict(row, user__username=found[row["user_id"]][0], display=found[row["user_id"]][1]) for row in rows]
+
+
+def rating_series(user, *, limit: int = 200) -> tuple[list[int], int]:
+    """The user's displayed rating before their first charted rated match and after each
+    one (the latest `limit`), and the number of rated matches before the first value."""
+    changes = list(
+        RatingChange.objects.filter(user=user)
+        .order_by("-rated_match_id")
+        .values_list("display_before", "display_after", "matches_after")[:limit]
+    )[::-1]
+    if not changes:
+        return [], 0
+    return [changes[0][0]] + [after for _before, after, _n in changes], changes[0][2] - 1
