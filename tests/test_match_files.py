@@ -48,7 +48,7 @@ def test_the_file_holds_every_finished_hand_and_nothing_of_the_running_one(playe
     document = _download(played)
     assert document["format"] == export.FORMAT and document["version"] == export.VERSION
     assert document["rules"]["rulebook"] == "RULES.md" and "deal_pace_ms" in document["rules"]["table"]
-    assert engine.Rules.from_json(document["rules"]["engine"]) == engine.DEFAULT_RULES
+    assert engine.Rules.from_json(document["rules"]["engine"]) == played["match"].game_rules()  # as played
     assert [p["name"] for p in document["players"]] == [u.username for u in played["players"]]
     stored = list(Hand.objects.filter(match=played["match"], finished_at__isnull=False).order_by("number"))
     assert len(stored) == 2 and [h["number"] for h in document["hands"]] == [1, 2]  # hand 3 is running

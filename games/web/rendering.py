@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
 from games import engine
+from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
 from games.web.i18n import PHASES, refusal_sentence
@@ -51,7 +52,7 @@ def seat_names(seats) -> list[str]:
     return names
 
 
-def table_context(*, table, seats, view, viewer_seat, user) -> dict:
+def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -> dict:
     """Everything the table templates need, laid out from the reader's point of view."""
     bottom = viewer_seat if viewer_seat is not None else 0
     # RULES §1.1: me at the bottom, my next player on my right, partner opposite.
@@ -114,9 +115,16 @@ def table_context(*, table, seats, view, viewer_seat, user) -> dict:
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
-        # Read only once the match is over: the end-of-match screen says how ratings moved.
-        "rating_changes": table_rating_changes(table) if view and view["phase"] == "finished" else [],
+        # The end-of-match screen says how ratings moved; read by the caller (the socket
+        # renders without the database), see finished_rating_changes.
+        "rating_changes": list(rating_changes),
     }
+
+
+def finished_rating_changes(table) -> list[dict]:
+    """The rating changes an end-of-match screen shows (a database read: call it outside
+    the event loop), none while the match runs."""
+    return table_rating_changes(table) if table.status == Table.Status.FINISHED else []
 
 
 def hints_allowed(table) -> bool:

@@ -174,7 +174,11 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     user_removed = table_closed
 
     async def push_state(self, force=False, at_least=None):
-        snapshot = self._snapshot(await table_cache.latest(self.table_id, at_least))  # renders here
+        loaded = await table_cache.latest(self.table_id, at_least)
+        ratings = []
+        if loaded is not None and loaded.table.status == Table.Status.FINISHED:
+            ratings = await database_sync_to_async(rendering.finished_rating_changes)(loaded.table)
+        snapshot = self._snapshot(loaded, ratings)  # renders here
         if snapshot is None:
             await self.close(code=4404)
             return
@@ -234,13 +238,19 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             presence.spectator_watch(table_id=self.table_id, channel_name=self.channel_name, user=self.user)
         return language_for_scope(self.scope, self.user, saved=entry.language), loaded, watching
 
-    def _snapshot(self, loaded):
+    def _snapshot(self, loaded, rating_changes=()):
         if loaded is None or loaded.table.status == Table.Status.CLOSED:
             return None
         table, seats = loaded.table, loaded.seats
         seat = selectors.seat_of(seats, self.user)
         game = clock.live(table, loaded.game, timezone.now()) if loaded.game else None
-        context_args = {"table": table, "seats": seats, "viewer_seat": seat, "user": self.user}
+        context_args = {
+            "table": table,
+            "seats": seats,
+            "viewer_seat": seat,
+            "user": self.user,
+            "rating_changes": rating_changes,
+        }
         key = (table.pk, self.language, self.user.pk == table.owner_id)
         stamp = (table.version, game.dealt if game else 0)
         shared = _SPECTATOR_RENDERS.get(key) if seat is None else None

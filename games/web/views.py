@@ -84,7 +84,14 @@ def table_page(request, table_id: int):
     seats = list(table.seats.select_related("user").order_by("position"))
     seat = selectors.seat_of(seats, request.user)
     view = selectors.seat_view(table, seat)
-    context = rendering.table_context(table=table, seats=seats, view=view, viewer_seat=seat, user=request.user)
+    context = rendering.table_context(
+        table=table,
+        seats=seats,
+        view=view,
+        viewer_seat=seat,
+        user=request.user,
+        rating_changes=rendering.finished_rating_changes(table),
+    )
     ws_path = f"/ws/table/{table.pk}/" + (f"?invite={invite}" if invite else "")
     return render(
         request,
