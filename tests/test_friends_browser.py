@@ -37,6 +37,7 @@ def test_an_invitation_between_two_browsers(server, friends, browser):
     ann_context = browser.new_context(viewport={"width": 1366, "height": 768})
     ann_page = log_in(ann_context, server, "ann")
     ann_page.goto(f"{server}/tables/{table.pk}/")
+    ann_page.locator(".table-options summary").click()  # the invitation is among the table's options
     ann_page.select_option("#invite-friend", str(bob.pk))
     ann_page.get_by_role("button", name="Invite").click()
     ann_page.wait_for_selector(".message--success")

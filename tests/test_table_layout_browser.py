@@ -227,7 +227,11 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             p.wait_for_selector(f'#table[data-version="{table.version}"] .hand-panel.my-turn [data-testid="play"]')
         # A player looks at the trick just won, held over the new one, until it sweeps away
         # by itself (a tap would skip it): 1.5 s and the sweep at most.
-        page.wait_for_function("() => !document.querySelector('.trick-previous.holding')", timeout=2500)
+        page.wait_for_function(
+            "() => !document.querySelector('.trick-previous.holding:not(.sweep)') && Object.values(window.__tricks)"
+            ".every(t => t.to !== null || performance.now() - t.from > 1600)",
+            timeout=3000,
+        )
         if played == 1:
             # The Hint button selects what a bot would play from this seat's view: legal.
             page.locator("[data-hint]").click()
