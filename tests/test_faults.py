@@ -232,6 +232,14 @@ def hand_cards(message) -> list[str]:
     return HAND_BUTTON.findall(message["html"]["hand"])
 
 
+async def finish_hand(clients, table_id):
+    """Play the hand out, check the log folds to the snapshot without gaps, hang up."""
+    await play_until(clients, table_id, lambda g: g.phase in DONE, timeout=120)
+    await assert_log_whole(table_id)
+    for client in clients:
+        await client.close()
+
+
 async def reconnected(clients, timeout=20.0):
     """Every client connected again and got its first state on the new connection."""
     await eventually(
@@ -286,10 +294,7 @@ async def test_a_restart_during_the_deal_resumes_it_exactly(services, players):
             assert 0 < len(first) < 25 and len(first) + len(pushed) >= mine.total() - 1
             assert Counter(first + pushed) <= mine
             assert Counter(hand_cards(since_reconnect(client, "state")[-1])) == mine
-        table, game = await play_until(clients, table.pk, lambda g: g.phase in DONE, timeout=120)
-        await assert_log_whole(table.pk)
-        for client in clients:
-            await client.close()
+        await finish_hand(clients, table.pk)
     finally:
         server.kill()
 
@@ -322,10 +327,7 @@ async def test_a_restart_in_the_last_chance_window_keeps_its_deadline(services, 
             lambda: list(TableEvent.objects.filter(table_id=table.pk, action__type="fix_trump"))
         )()
         assert len(fixes) == 1 and fixes[0].created_at >= deadline  # not before the window closed
-        table, game = await play_until(clients, table.pk, lambda g: g.phase in DONE, timeout=120)
-        await assert_log_whole(table.pk)
-        for client in clients:
-            await client.close()
+        await finish_hand(clients, table.pk)
     finally:
         server.kill()
 
@@ -348,9 +350,6 @@ async def test_a_restart_during_the_bury_gives_the_dealer_their_33_cards(service
         assert sorted(shown) == sorted(game.hands[dealer])
         for seat in set(range(4)) - {dealer}:  # the kitty stays the dealer's alone (RULES §9)
             assert len(hand_cards(since_reconnect(clients[seat], "state")[0])) == engine.DEALT_CARDS // 4
-        table, game = await play_until(clients, table.pk, lambda g: g.phase in DONE, timeout=120)
-        await assert_log_whole(table.pk)
-        for client in clients:
-            await client.close()
+        await finish_hand(clients, table.pk)
     finally:
         server.kill()
