@@ -20,6 +20,7 @@ Environment (besides the site's own, config/production.env.example):
 
 import json
 import os
+import pwd
 import secrets
 import shutil
 import signal
@@ -86,6 +87,15 @@ def daphne_command(socket_path: Path) -> list[str]:
     ]
 
 
+def _workers_user() -> str:
+    """Started as root, nginx's workers would run as `nobody` and could not read the static
+    files of a checkout in a private directory (a CI clone in a 0700 temp dir): they run as
+    the user who started the stack. Otherwise nginx cannot switch users and says nothing."""
+    if os.geteuid() != 0:
+        return ""
+    return f"user {pwd.getpwuid(os.geteuid()).pw_name};"
+
+
 def render_nginx(run_dir: Path, sockets: list[Path], listen: str) -> Path:
     behind_tls = os.environ.get("STACK_BEHIND_TLS_PROXY") == "1"
     forwarded_proto = "$http_x_forwarded_proto" if behind_tls else "$scheme"
@@ -97,6 +107,7 @@ def render_nginx(run_dir: Path, sockets: list[Path], listen: str) -> Path:
         .replace("@LISTEN@", listen)
         .replace("@STATIC_ROOT@", str(ROOT / "staticfiles"))
         .replace("@FORWARDED_PROTO@", forwarded_proto)
+        .replace("@USER@", _workers_user())
     )
     path = run_dir / "nginx.conf"
     path.write_text(text)
