@@ -13,10 +13,13 @@
   const completeSince = {}; // trick number → when this page first showed it complete
   let held = null;          // {trick, state: "holding" | "sweeping" | "gone", timer}
 
+  // A play on the table: its seat and its cards.
+  function playKey(el) {
+    return el.closest(".slot").dataset.seat + ":" + Array.from(el.querySelectorAll("[data-card]")).map((c) => c.dataset.card).join(",");
+  }
+
   function playedKeys(root) {
-    return new Set(Array.from(root.querySelectorAll(".trick > .slot .played")).map(
-      (el) => el.closest(".slot").dataset.seat + ":" + Array.from(el.querySelectorAll("[data-card]")).map((c) => c.dataset.card).join(","),
-    ));
+    return new Set(Array.from(root.querySelectorAll(".trick > .slot .played")).map(playKey));
   }
 
   function snapshot(root) {
@@ -66,8 +69,7 @@
     const cues = [];
     const now = playedKeys(root);
     root.querySelectorAll(".trick > .slot .played").forEach((el) => {
-      const key = el.closest(".slot").dataset.seat + ":" + Array.from(el.querySelectorAll("[data-card]")).map((c) => c.dataset.card).join(",");
-      if (before.played.has(key)) el.classList.add("settled");
+      if (before.played.has(playKey(el))) el.classList.add("settled");
     });
     if ([...now].some((key) => !before.played.has(key))) cues.push("card");
     const done = root.querySelector(".trick[data-done]");
