@@ -7,7 +7,8 @@ created and migrated if needed; --reseed empties it first) with bulk_create: USE
 MATCHES finished rated matches between them over the last year (four people each, one
 hand each), and one player (`pg00000`) who sat in PROFILE_MATCHES of them with eight hands
 each. Ratings are computed by the site's own replay (`ratings_replay`, what
-`manage.py ratings_rebuild` runs), so the leaderboard reads real rating rows.
+`manage.py ratings_rebuild` runs), so the leaderboard reads real rating rows, and the
+players' hand records by `hand_records_rebuild` (what the write path keeps as hands end).
 
 Then it renders each page RUNS times in this process through Django's full stack (URL
 routing, middleware, sessions, views, templates; `django.test.Client`, no network) and
@@ -46,6 +47,7 @@ def seed(users: int, matches: int) -> None:
     from django.db import transaction
     from django.utils import timezone
 
+    from games.history.hand_records import hand_records_rebuild
     from games.models import Hand, Match, MatchPlayer, RatedMatch, Table
     from games.ratings.eligibility import lineup_key
     from games.ratings.service import ratings_replay
@@ -141,7 +143,10 @@ def seed(users: int, matches: int) -> None:
         print(f"seeded {users} users, {matches} matches, {len(hands)} hands in {time.perf_counter() - started:.0f} s")
         started = time.perf_counter()
         rated = ratings_replay()
-    print(f"rated {rated} matches (ratings_replay) in {time.perf_counter() - started:.0f} s")
+        print(f"rated {rated} matches (ratings_replay) in {time.perf_counter() - started:.0f} s")
+        started = time.perf_counter()
+        records, _ = hand_records_rebuild()  # the write path keeps them; bulk_create bypassed it
+    print(f"built {records} hand records (hand_records_rebuild) in {time.perf_counter() - started:.0f} s")
     from django.db import connection
 
     with connection.cursor() as cursor:

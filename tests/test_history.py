@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.history import matches
+from games.history.hand_records import hand_scored
 from games.history.stats import profile_stats
 from games.models import Hand, Match, MatchPlayer
 from tests.conftest import make_table, make_user
@@ -52,7 +53,7 @@ def make_hand(
 ):
     finished = score is not None
     before = before or {"0": "2", "1": "2"}
-    return Hand.objects.create(
+    hand = Hand.objects.create(
         match=match,
         number=number,
         seed=f"seed-{match.pk}-{number}",
@@ -73,6 +74,9 @@ def make_hand(
         level_change=change if finished else None,
         finished_at=timezone.now() if finished else None,
     )
+    if finished:  # what the write path does as a hand is scored (games/runtime/records.py)
+        hand_scored(hand)
+    return hand
 
 
 @pytest.fixture

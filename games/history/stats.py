@@ -22,30 +22,15 @@ Only finished hands count; a running hand's numbers are not known yet anyway.
 
 from collections import Counter
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast, Mod
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Mod
 
-from games.engine import RANKS
 from games.history.matches import START_LEVELS, latest_matches, match_rows
+from games.history.models import HandRecord
 from games.models import Hand, MatchPlayer
 
 RECENT_MATCHES = 5
-LEVEL_HANDS = 40  # the levels-per-hand chart: the latest hands
 PEOPLE_SHOWN = 5
-
-
-def _hands(user):
-    """The user's finished hands, each with the user's seat and team and the dealing team."""
-    return (
-        Hand.objects.filter(finished_at__isnull=False, match__seating__user=user)
-        .annotate(my_seat=F("match__seating__position"))
-        .annotate(
-            my_team=Mod("my_seat", 2),
-            dealer_team=Mod("dealer", 2),
-            gaining_team=Cast(KeyTextTransform("team", "level_change"), IntegerField()),
-        )
-    )
 
 
 def profile_stats(user) -> dict:
@@ -98,50 +83,23 @@ def profile_stats(user) -> dict:
 
 
 def _hand_counts(user) -> dict:
-    """Every per-hand number of the profile from one read of the user's finished hands
-    (a few thousand rows for a busy player: one scan instead of one per number)."""
-    # The level change's numbers as plain columns: decoding thousands of JSON values costs
-    # more than the query.
-    hands = _hands(user)
-    rows = hands.annotate(gained=Cast(KeyTextTransform("levels", "level_change"), IntegerField())).values_list(
-        "dealer", "my_seat", "gaining_team", "kitty_bonus", "defenders_score", "gained"
-    )
-    counts: Counter = Counter()
-    defended_scores: list[int] = []
-    reached: set[str] = set()
-    latest: list[int] = []
-    for dealer, seat, gaining, bonus, score, gained in rows.order_by("-finished_at", "-pk"):
-        team = seat % 2
-        dealing = dealer % 2 == team
-        counts["as_dealer"] += dealer == seat
-        if dealing:
-            counts["dealt"] += 1
-            counts["kept"] += gaining == team
-        else:
-            counts["as_defender"] += 1
-            counts["took_over"] += gaining == team
-            defended_scores.append(score)
-        if bonus:  # RULES §6: only the defenders ever win it
-            counts["kitty_conceded" if dealing else "kitty_won"] += 1
-            counts["kitty_conceded_points" if dealing else "kitty_won_points"] += bonus
-        if gained is not None and len(latest) < LEVEL_HANDS:
-            latest.append(gained if gaining == team else -gained)
-    # The levels reached: a few distinct (levels, team) pairs, not one JSON value per hand.
-    for levels_after, team in hands.values_list("levels_after", "my_team").order_by().distinct():
-        if levels_after is not None:  # set when a hand is scored, with finished_at
-            reached.add(levels_after[str(int(team))])
+    """Every per-hand number of the profile, from the player's hand record: the write path
+    adds each scored hand to it (games/history/hand_records.py), so a busy player's
+    thousands of hands are not read again for each visit."""
+    record = HandRecord.objects.filter(user=user).first() or HandRecord(user=user)
     return {
-        **{key: counts[key] for key in ("as_dealer", "as_defender", "dealt", "kept", "took_over")},
-        **{key: counts[key] for key in ("kitty_won", "kitty_won_points", "kitty_conceded", "kitty_conceded_points")},
-        "defenders_average": sum(defended_scores) / len(defended_scores) if defended_scores else None,
-        "best_level": max(reached, key=RANKS.index) if reached else None,
-        "levels_per_hand": latest[::-1],
+        **{key: getattr(record, key) for key in ("as_dealer", "as_defender", "dealt", "kept", "took_over")},
+        **{key: getattr(record, key) for key in ("kitty_won", "kitty_won_points", "kitty_conceded")},
+        "kitty_conceded_points": record.kitty_conceded_points,
+        "defenders_average": record.defended_points / record.as_defender if record.as_defender else None,
+        "best_level": record.best_level or None,
+        "levels_per_hand": list(record.latest_levels),
     }
 
 
 def levels_per_hand(user) -> list[int]:
-    """The levels each of the user's latest LEVEL_HANDS hands moved, oldest first: + the
-    user's team went up (or kept the deal), − the other team did (RULES §7.2)."""
+    """The levels each of the user's latest hands moved (at most LATEST_LEVELS), oldest
+    first: + the user's team went up (or kept the deal), − the other team did (RULES §7.2)."""
     return _hand_counts(user)["levels_per_hand"]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import F
 
 from games import engine
+from games.history.hand_records import hand_scored
 from games.models import Bury, Hand, Match, MatchPlayer
 from games.ratings.eligibility import match_is_rated
 from games.ratings.service import match_rate
@@ -141,6 +142,7 @@ def _record_score(hand, result, seq, now):
     hand.last_seq = seq
     hand.finished_at = now
     hand.save()
+    hand_scored(hand)  # the players' hand records, in the same transaction
 
 
 def abort_match(table, reason: str, now) -> None:
