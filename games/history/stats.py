@@ -20,8 +20,6 @@ Definitions:
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
-from collections import Counter
-
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Mod
 
@@ -104,33 +102,27 @@ def levels_per_hand(user) -> list[int]:
 
 
 def people_met(user) -> dict:
-    """Favourite partners and most-met opponents, in finished matches at public tables.
+    """Favourite partners and most-met opponents, in finished matches at public tables:
+    each counted and ranked by the database, which returns the five of each shown."""
+    return {"partners": _met(user, partners=True), "opponents": _met(user, partners=False)}
 
-    One query for everyone at those tables (about three rows per match), counted here: the
-    same counts in SQL need a correlated subquery per row, several times slower."""
-    mine = MatchPlayer.objects.filter(
-        user=user, match__table__is_private=False, match__aborted=False, match__winner_team__isnull=False
+
+def _met(user, *, partners: bool) -> list[dict]:
+    # The others at the user's matches; "my_team" reuses the join that found the user's seat.
+    others = (
+        MatchPlayer.objects.filter(
+            match__seating__user=user,
+            match__table__is_private=False,
+            match__aborted=False,
+            match__winner_team__isnull=False,
+            user__isnull=False,
+        )
+        .exclude(user=user)
+        .alias(my_team=Mod(F("match__seating__position"), 2), their_team=Mod(F("position"), 2))
     )
-    rows = MatchPlayer.objects.filter(match__in=mine.values("match"), user__isnull=False).values_list(
-        "match_id", "user_id", "user__username", "position", "match__winner_team"
+    others = others.filter(their_team=F("my_team")) if partners else others.exclude(their_team=F("my_team"))
+    return list(
+        others.values("user__username")
+        .annotate(matches=Count("id"), won=Count("id", filter=Q(match__winner_team=F("my_team"))))
+        .order_by("-matches", "user__username")[:PEOPLE_SHOWN]
     )
-    my_team: dict[int, int] = {}
-    others = []
-    for match_id, user_id, name, position, winner in rows:
-        if user_id == user.pk:
-            my_team[match_id] = position % 2
-        else:
-            others.append((match_id, name, position % 2, winner))
-    met: dict[str, dict[str, Counter]] = {"partners": {}, "opponents": {}}
-    for match_id, name, team, winner in others:
-        ours = my_team[match_id]
-        tally = met["partners" if team == ours else "opponents"].setdefault(name, Counter())
-        tally["matches"] += 1
-        tally["won"] += winner == ours
-    return {
-        kind: [
-            {"user__username": name, "matches": tally["matches"], "won": tally["won"]}
-            for name, tally in sorted(people.items(), key=lambda item: (-item[1]["matches"], item[0]))[:PEOPLE_SHOWN]
-        ]
-        for kind, people in met.items()
-    }
