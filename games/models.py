@@ -278,6 +278,7 @@ class Spectator(models.Model):
         return f"user {self.user_id} watching table {self.table_id}"
 
 
-# The rating records and invitations belong to this app (games/ratings/, games/friends/).
+# The rating records, invitations and analyses belong to this app (games/ratings/, games/friends/, games/analysis/).
+from games.analysis.models import Decision, HandAnalysis  # noqa: E402, F401
 from games.friends.models import Invitation  # noqa: E402, F401
 from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401
