@@ -3,6 +3,7 @@ the games app and its migrations."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class HandAnalysis(models.Model):
@@ -37,9 +38,9 @@ class Decision(models.Model):
     """One decision of a human seat: what was played, what the bot suggests, their points."""
 
     class Kind(models.TextChoices):
-        BURY = "bury", _("bury")
-        LEAD = "lead", _("lead")
-        FOLLOW = "follow", _("follow")
+        BURY = "bury", pgettext_lazy("decision", "bury")
+        LEAD = "lead", pgettext_lazy("decision", "lead")
+        FOLLOW = "follow", pgettext_lazy("decision", "follow")
 
     analysis = models.ForeignKey(HandAnalysis, on_delete=models.CASCADE, related_name="decisions")
     seat = models.PositiveSmallIntegerField()
