@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "django_tasks_db",  # the database queue of Django's tasks framework (docs/analysis.md)
     "accounts",
     "games",
 ]
@@ -181,6 +182,16 @@ GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"
 GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))
 # A table with no person connected this long is closed as abandoned (games/runtime/lifecycle.py).
 GAMES_ABANDON_AFTER_S = int(os.environ.get("GAMES_ABANDON_AFTER_S", "3600"))
+
+# Background jobs (docs/analysis.md): Django's tasks framework on django-tasks-db's queue
+# (a table in this database), run by `manage.py analysis_worker`.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "analysis"]}}
+# Every finished hand with a person at the table is analysed: by which bot level's
+# evaluator (games.bots.evaluate_options), with how many seconds of search per decision.
+GAMES_ANALYSIS = env_bool("GAMES_ANALYSIS", True)
+GAMES_ANALYSIS_LEVEL = os.environ.get("GAMES_ANALYSIS_LEVEL", "strong")
+GAMES_ANALYSIS_BUDGET = float(os.environ.get("GAMES_ANALYSIS_BUDGET", "0.2"))
+GAMES_ANALYSIS_NICE = int(os.environ.get("GAMES_ANALYSIS_NICE", "10"))  # the worker's os.nice
 
 # The ratings' covering index (games.RatingChange, INCLUDE columns) is PostgreSQL's; SQLite,
 # the embedded default of `.ci/serve`, builds it without them, which is fine there.

@@ -278,8 +278,9 @@ class Spectator(models.Model):
         return f"user {self.user_id} watching table {self.table_id}"
 
 
-# The rating records, invitations and hand records belong to this app (games/ratings/,
-# games/friends/, games/history/).
+# The rating records, invitations, hand records and analyses belong to this app
+# (games/ratings/, games/friends/, games/history/, games/analysis/).
+from games.analysis.models import Decision, HandAnalysis  # noqa: E402, F401
 from games.friends.models import Invitation  # noqa: E402, F401
 from games.history.models import HandRecord  # noqa: E402, F401
 from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401

@@ -1,5 +1,6 @@
 """The production stack (config/stack/: nginx in front of two daphne processes, DEBUG=0)
-plays a whole hand with four sockets spread over both processes, all through nginx."""
+plays a whole hand with four sockets spread over both processes, all through nginx, and
+its analysis worker analyses the hand."""
 
 import os
 import time
@@ -24,9 +25,18 @@ def collected_static():
 
 @pytest.fixture
 def stack(collected_static, db):
-    running = Stack(processes=2).start()
+    running = Stack(processes=2, GAMES_ANALYSIS_BUDGET="0.05").start()
     yield running
     running.stop()
+
+
+def _wait_analysed(table_id, timeout=120.0):
+    from games.analysis.models import HandAnalysis
+
+    deadline = time.monotonic() + timeout
+    while HandAnalysis.objects.filter(hand__match__table_id=table_id, status="done").count() < 1:
+        assert time.monotonic() < deadline, "the stack's analysis worker did not analyse the hand"
+        time.sleep(0.5)
 
 
 def fetch(stack, path):
@@ -58,6 +68,10 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
     for client in clients:  # each socket, on either process, saw the last version
         await client.wait_for(lambda m: m["type"] == "state" and m["version"] == table.version, timeout=15)
     await assert_log_whole(table.pk)
+    # The stack's analysis worker (a lower-priority child) analyses the scored hand.
+    worker = stack.processes()["analysis-worker"]["pid"]
+    assert int(Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[16]) == min(os.nice(0) + 10, 19)
+    await sync_to_async(_wait_analysed)(table.pk)
     for client in clients:
         await client.close()
 

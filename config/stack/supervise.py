@@ -6,7 +6,7 @@ Starts the server processes (each on a unix socket in the run directory), render
 config/stack/nginx.conf for them and starts nginx in the foreground, writes
 `processes.json` (name, pid, socket of each child) into the run directory, and waits.
 SIGTERM or SIGINT stops everything (SIGTERM to each child, SIGKILL after 10 s); when
-nginx exits, everything stops; a server process (or runtables) that dies is started again after
+nginx exits, everything stops; a server process (or runtables, or the analysis worker) that dies is started again after
 STACK_RESTART_DELAY seconds (nginx skips it meanwhile). docs/deployment.md.
 
 Environment (besides the site's own, config/production.env.example):
@@ -14,6 +14,7 @@ Environment (besides the site's own, config/production.env.example):
   STACK_PROCESSES      daphne processes                (default: one per core)
   STACK_RUN_DIR        sockets, pids, logs, nginx temp (default: a new temporary directory)
   STACK_RUNTABLES      1: also run `manage.py runtables` (all-bot tables with nobody connected)
+  STACK_ANALYSIS_WORKER  0: do not run `manage.py analysis_worker` (the hand analyses; default 1)
   STACK_RESTART_DELAY  seconds before a dead server process is started again (default 2)
   STACK_BEHIND_TLS_PROXY  1: TLS ends at a proxy in front, whose X-Forwarded-Proto is passed on
 """
@@ -138,6 +139,10 @@ class Stack:
         self.sockets = [self.run_dir / f"daphne-{n}.sock" for n in range(1, self.count + 1)]
         # The children besides nginx, by name: what each runs (started again when it dies).
         self.commands = {f"daphne-{n}": daphne_command(path) for n, path in enumerate(self.sockets, 1)}
+        # The background worker of the hand analyses (docs/analysis.md), at a lower CPU
+        # priority; its queue is a table in PostgreSQL, so nothing queued is lost if it dies.
+        if os.environ.get("STACK_ANALYSIS_WORKER", "1") == "1":
+            self.commands["analysis-worker"] = [sys.executable, "manage.py", "analysis_worker"]
         if os.environ.get("STACK_RUNTABLES") == "1":
             self.commands["runtables"] = [sys.executable, "manage.py", "runtables"]
         self.children: dict[str, subprocess.Popen] = {}

@@ -5,6 +5,8 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 
 - `decide(obs, level, rng=None) -> action dict` for the bury and play phases;
 - `decide_declaration(obs, level) -> cards | None` at any point of the deal;
+- `evaluate_options(obs, level, rng=, budget=, include=)`: candidate plays with their
+  expected points, for the replay analysis (games/bots/evaluate.py, docs/analysis.md);
 - levels: "random" (uniform legal play, never declares), "basic", "strong".
 """
 
@@ -16,7 +18,7 @@ from typing import Any, Protocol
 
 from games import engine
 
-from . import basic, strong
+from . import basic, evaluate, strong
 from .observation import Observation, observe
 
 LEVELS = ("random", "basic", "strong")
@@ -35,7 +37,17 @@ class TableStamp(Protocol):
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration", "observe"]
+__all__ = [
+    "LEVELS",
+    "Observation",
+    "choose",
+    "decide",
+    "decide_declaration",
+    "declaration",
+    "evaluate_options",
+    "observe",
+]
+EVALUATORS = ("strong",)  # levels that `evaluate_options` knows
 
 
 def obs_rng(obs: Observation) -> random.Random:
@@ -67,6 +79,23 @@ def decide_declaration(obs: Observation, level: str = "basic") -> list[str] | No
     if level == "random":
         return None
     return basic.decide_declaration(obs)
+
+
+def evaluate_options(
+    obs: Observation,
+    level: str = "expert",
+    *,
+    rng: random.Random,
+    budget: float,
+    include: list[str] | None = None,
+) -> list[tuple[list[str], float]]:
+    """For a bury or play decision seen as `obs`: [(cards, expected card points won by the
+    seat's own side by the end of the hand, kitty bonus included)], best first. `include`
+    (the play actually made) is always among them; `budget` is seconds of search at the
+    reference speed (the evaluator may turn it into a fixed amount of work)."""
+    if level == "strong":
+        return evaluate.strong_options(obs, rng=rng, budget=budget, include=include)
+    raise ValueError(f"no evaluator for level {level!r} (known: {', '.join(EVALUATORS)})")
 
 
 def choose(*, table: TableStamp, game: engine.Game, seat: int, level: str) -> Action | None:

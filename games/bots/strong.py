@@ -180,8 +180,17 @@ class Rollout:
 
     def play(self, first: list[str] | None, bury: list[str] | None = None) -> float:
         """Play `first` for this seat, then the rest of the hand by basic policies; returns
-        the result for this seat's team. The engine's playout applies the rules (§5.3-§7)
-        without re-validation: basic plays are legal (tests/test_bots.py)."""
+        the result for this seat's team (a smooth level outcome)."""
+        playout = self.finish(first, bury)
+        assert playout.score is not None
+        utility = level_utility(playout.score, self.obs.rules)
+        return utility if engine.is_defender(self.obs.seat, playout.dealer) else -utility
+
+    def finish(self, first: list[str] | None, bury: list[str] | None = None) -> engine.Playout:
+        """Play `first` for this seat (None: the basic choice), then the rest of the hand by
+        basic policies; returns the finished playout. The engine's playout applies the
+        rules (§5.3-§7) without re-validation: basic plays are legal (tests/test_bots.py);
+        a throw that fails in this world is punished as at a table (§5.3)."""
         obs = self.obs
         ctx = obs.ctx
         cls = ctx.cls
@@ -259,8 +268,7 @@ class Rollout:
             kn = kns[seat]
             kn.trick = trick
             cards = basic.lead(kn) if not trick else basic.follow(kn)
-        utility = level_utility(playout.score, obs.rules)
-        return utility if engine.is_defender(obs.seat, dealer) else -utility
+        return playout
 
 
 class Search:

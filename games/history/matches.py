@@ -154,6 +154,13 @@ def match_hands(match: Match, names: list[str]) -> list[dict]:
 def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
     """The engine actions of `hand`'s match from its `start_match` up to the hand's end,
     split at the hand's `start_hand`: (before the hand, the hand's own)."""
+    before, own = hand_log(hand)
+    return [action for _, _, action in before], [action for _, _, action in own]
+
+
+def hand_log(hand: Hand) -> tuple[list[tuple[int, str, dict]], list[tuple[int, str, dict]]]:
+    """`hand_actions` with each action's log seq and source ("player", "bot", "clock", …):
+    [(seq, source, action)] before the hand and the hand's own, engine actions only."""
     if not hand.is_finished:
         raise ValueError("a running hand has no replay")
     log = TableEvent.objects.filter(table_id=hand.match.table_id, seq__lte=hand.last_seq)
@@ -165,12 +172,13 @@ def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
     )
     if start is None:
         raise replay.ReplayError(f"no start_match before seq {hand.first_seq}")
-    rows = log.filter(seq__gt=start).order_by("seq").values_list("seq", "action")
-    before: list[dict] = []
-    own: list[dict] = []
-    for seq, action in rows:
-        (own if seq >= hand.first_seq else before).append(action)
-    return replay.engine_actions(before), replay.engine_actions(own)
+    rows = log.filter(seq__gt=start).order_by("seq").values_list("seq", "source", "action")
+    before: list[tuple[int, str, dict]] = []
+    own: list[tuple[int, str, dict]] = []
+    for seq, source, action in rows:
+        if action.get("type") in engine.ACTION_TYPES:  # replay.engine_actions
+            (own if seq >= hand.first_seq else before).append((seq, source, action))
+    return before, own
 
 
 def hand_frames(hand: Hand) -> list[replay.Frame]:

@@ -30,6 +30,7 @@ class Frame:
     seat: int | None = None
     cards: list = field(default_factory=list)
     info: dict = field(default_factory=dict)
+    action: int | None = None  # the index of the hand action this step belongs to
 
 
 class ReplayError(Exception):
@@ -49,20 +50,28 @@ def hand_frames(before, hand_actions, rules: engine.Rules = engine.DEFAULT_RULES
     """The steps of one hand under `rules`: fold `before`, then step through `hand_actions`."""
     game = fold(before, rules)
     frames: list[Frame] = []
-    for action in hand_actions:
-        kind = action.get("type")
-        if kind == "deal":
-            for upto in range(game.dealt + 1, action["upto"] + 1):
-                (event,) = [e for e in _apply(game, {"type": "deal", "upto": upto}) if e["type"] == "card_dealt"]
-                frames.append(Frame("card_dealt", _view(game), event["seat"], [event["card"]], {"n": event["n"]}))
-        elif kind == "play":
-            frames += _play_frames(game, action)
-        elif kind == "fix_trump":
-            frames += _fix_trump_frames(game, action)
-        else:
-            events = _apply(game, action)
-            frames.append(_single_frame(game, action, events))
+    for index, action in enumerate(hand_actions):
+        first = len(frames)
+        _step_frames(game, action, frames)
+        for frame in frames[first:]:
+            frame.action = index
     return frames
+
+
+def _step_frames(game, action, frames: list[Frame]) -> None:
+    """Append the steps of one hand action to `frames`."""
+    kind = action.get("type")
+    if kind == "deal":
+        for upto in range(game.dealt + 1, action["upto"] + 1):
+            (event,) = [e for e in _apply(game, {"type": "deal", "upto": upto}) if e["type"] == "card_dealt"]
+            frames.append(Frame("card_dealt", _view(game), event["seat"], [event["card"]], {"n": event["n"]}))
+    elif kind == "play":
+        frames += _play_frames(game, action)
+    elif kind == "fix_trump":
+        frames += _fix_trump_frames(game, action)
+    else:
+        events = _apply(game, action)
+        frames.append(_single_frame(game, action, events))
 
 
 def _apply(game, action):

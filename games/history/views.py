@@ -12,6 +12,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.selectors import blocks, follows, user_can_moderate, user_public_get
 from games import rulesets
+from games.analysis import pages
+from games.analysis import selectors as analyses
 from games.engine import Refusal
 from games.history import export, matches
 from games.history.charts import bar_chart, line_chart
@@ -52,8 +54,21 @@ def match_detail(request, match_id: int):
     players = matches.match_players(match)
     names = [p["name"] for p in players]
     hands = matches.match_hands(match, names)
+    accuracy = analyses.match_accuracy(match=match) if analyses.analysis_access(match=match, user=request.user) else {}
     for row in hands:
         row["trump_label"] = trump_label(row["trump"])
+    analysed = sorted({int(seat) for seats in accuracy.values() for seat in seats})
+    accuracy_rows = [
+        {
+            "number": row["number"],
+            "hand": row["hand"],
+            "cells": [
+                {"name": names[seat], "value": accuracy.get(row["hand"].pk, {}).get(str(seat))} for seat in analysed
+            ],
+        }
+        for row in hands
+        if row["hand"].pk in accuracy
+    ]
     me = next((p for p in players if p["user_id"] == request.user.pk), None)
     return render(
         request,
@@ -67,6 +82,8 @@ def match_detail(request, match_id: int):
             "rules": rulesets.described(match.game_rules()),
             "rating_changes": match_rating_changes(match),
             "void_form": ReasonForm(prefix="void") if _voidable(match, request.user) else None,
+            "accuracy_players": [names[seat] for seat in analysed],
+            "accuracy_rows": accuracy_rows,
         },
     )
 
@@ -83,9 +100,13 @@ def hand_replay(request, hand_id: int):
         # RULES §9: nothing hidden of a running hand leaves the server, not even its step count.
         return render(request, "games/replay_unavailable.html", {"match": match, "hand": hand}, status=404)
     frames = matches.hand_frames(hand)
-    names = [p["name"] for p in matches.match_players(match)]
+    players = matches.match_players(match)
+    names = [p["name"] for p in players]
     step = _step(request.GET, frames)
     context = {"match": match, "hand": hand, **_replay_context(frames, names, step)}
+    if analyses.analysis_access(match=match, user=request.user):
+        mine = {p["position"] for p in players if p["user_id"] == request.user.pk}
+        context.update(pages.replay_analysis(analyses.hand_analysis(hand=hand), frames, names, step, mine))
     if request.GET.get("fragment"):
         return render(request, "games/partials/replay_frame.html", context)
     return render(request, "games/replay.html", context)

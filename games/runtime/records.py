@@ -1,4 +1,5 @@
-"""Keeps the queryable record (Match, Hand, Bury) in step with the event log.
+"""Keeps the queryable record (Match, Hand, Bury) in step with the event log, and queues
+each scored hand's analysis (games/analysis/service.py).
 
 Called only from the write path (games/runtime/writer.py), inside its transaction: so a
 rated match's rating update (games/ratings/service.py) commits with its result, or not at all.
@@ -9,6 +10,7 @@ from typing import Any
 from django.db.models import F
 
 from games import engine
+from games.analysis.tasks import hand_analysis_queue
 from games.history.hand_records import hand_scored
 from games.models import Bury, Hand, Match, MatchPlayer
 from games.ratings.eligibility import match_is_rated
@@ -143,6 +145,7 @@ def _record_score(hand, result, seq, now):
     hand.finished_at = now
     hand.save()
     hand_scored(hand)  # the players' hand records, in the same transaction
+    hand_analysis_queue(hand=hand)  # the job is enqueued once this transaction commits
 
 
 def abort_match(table, reason: str, now) -> None:
