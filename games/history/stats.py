@@ -121,8 +121,9 @@ def _met(user, *, partners: bool) -> list[dict]:
         .alias(my_team=Mod(F("match__seating__position"), 2), their_team=Mod(F("position"), 2))
     )
     others = others.filter(their_team=F("my_team")) if partners else others.exclude(their_team=F("my_team"))
-    return list(
+    counted = (
         others.values("user__username")
         .annotate(matches=Count("id"), won=Count("id", filter=Q(match__winner_team=F("my_team"))))
-        .order_by("-matches", "user__username")[:PEOPLE_SHOWN]
+        .order_by("-matches", "user__username")
     )
+    return [dict(row) for row in counted[:PEOPLE_SHOWN]]
