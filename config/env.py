@@ -69,4 +69,7 @@ def cache_from_url(url: str | None) -> dict:
     """Shared cache (login throttling, rate limits) in Redis; per-process memory when unset."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "KEY_PREFIX": "doubleup"}
+    # django-redis, not Django's own Redis backend: Django makes a cache object per thread and
+    # per asyncio task (every socket), and its backend opened a connection pool for each,
+    # kept as long as the socket; django-redis shares one pool per process.
+    return {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": "doubleup"}
