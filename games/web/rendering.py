@@ -16,7 +16,7 @@ from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
 from games.web.i18n import PHASES, refusal_sentence
-from games.web.names import bot_name
+from games.web.names import SEAT_NAMES, bot_name
 
 SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
@@ -76,6 +76,9 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
             "team": engine.team_of(position),
             "is_bot": bool(seat.bot),
             "bot_level": seat.bot,
+            # A bot's name ("East · strong bot") is shown in two lines, so that its level is never cut off.
+            "compass": SEAT_NAMES[position],
+            "bot_label": bot_levels.seat_label(seat.bot) if seat.bot else "",
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
             "is_me": position == viewer_seat,
