@@ -6,7 +6,10 @@ not stall the table."""
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +79,40 @@ def test_a_killed_worker_is_replaced_and_the_step_still_decided(pool):
     assert bots.is_legal(observe(q.game, q.step["seat"]), move)
     assert thinking._executor() is not executor  # and a fresh pool next time
     assert bots.is_legal(observe(q.game, q.step["seat"]), asyncio.run(thinking.decide(q)))
+
+
+SERVER = """
+import asyncio, os, sys, time
+import django
+django.setup()
+from games.runtime import thinking
+from tests.test_bot_thinking import a_question
+asyncio.run(thinking.decide(a_question("strong")))
+print(" ".join(str(pid) for pid in thinking._executor()._processes), flush=True)
+time.sleep(60)
+"""
+
+
+def test_the_thinkers_leave_with_a_server_that_is_killed_outright():
+    """SIGKILL leaves no pool shutdown to run: the thinkers must not wait for questions forever."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "GAMES_BOT_THINKERS": "1"}
+    server = subprocess.Popen([sys.executable, "-c", SERVER], cwd=root, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        thinkers = [int(pid) for pid in server.stdout.readline().split()]
+        assert thinkers and all(_alive(pid) for pid in thinkers)
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in thinkers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in thinkers)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"

@@ -3,7 +3,9 @@ receive and compute (games/runtime/thinking.py). Pure like the rest of games/bot
 Django), so a worker process imports only the engine and the bots."""
 
 import os
+import select
 import signal
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +51,21 @@ def answer(q: Question) -> dict[str, Any] | None:
     return bots.choose(table=q.table, game=q.game, seat=seat, level=q.levels[seat] or STAND_IN_LEVEL)
 
 
-def thinker_start(nice: int) -> None:
+def thinker_start(nice: int, server_pid: int) -> None:
     """A thinker process's first step (ProcessPoolExecutor initializer)."""
     os.nice(nice)  # the server's event loop and database thread get the cores first
     # Ctrl-C reaches the whole process group: the server stops its thinkers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # ...unless it is killed outright (SIGKILL, out of memory): then nobody tells the pool to
+    # stop, and its workers (children of the forkserver, not of the server) would wait for
+    # questions forever. Each watches its server and leaves with it.
+    threading.Thread(target=_leave_with, args=(server_pid,), daemon=True, name="leave-with-server").start()
+
+
+def _leave_with(server_pid: int) -> None:
+    try:
+        watched = os.pidfd_open(server_pid)
+    except ProcessLookupError:
+        os._exit(0)
+    select.select([watched], [], [])  # readable once the server has exited
+    os._exit(0)

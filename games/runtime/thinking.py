@@ -18,6 +18,7 @@ is busy the server processes get the cores first and the bots think more slowly.
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
@@ -74,7 +75,7 @@ def _executor() -> ProcessPoolExecutor:
             max_workers=settings.GAMES_BOT_THINKERS,
             mp_context=context,
             initializer=thinker_start,
-            initargs=(settings.GAMES_BOT_THINKER_NICE,),
+            initargs=(settings.GAMES_BOT_THINKER_NICE, os.getpid()),
         )
     return _pool
 
