@@ -41,6 +41,15 @@ class Profile(models.Model):
         default=False,
         help_text=_("When only one legal play exists, it is played for you at once."),
     )
+    # The bots "Play now" seats, as chosen on its form; "" until then: the site's default,
+    # settings.GAMES_BOT_LEVEL (expert). The levels are the games app's (games/bot_levels.py).
+    bot_level = models.CharField(
+        _("bot level for Play now"),
+        max_length=16,
+        blank=True,
+        default="",
+        help_text=_("Empty: the site's default level."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

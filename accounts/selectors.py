@@ -12,6 +12,11 @@ def profile_language(*, user: User) -> str:
     return Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
 
 
+def profile_bot_level(*, user: User) -> str:
+    """The bot level the user chose for "Play now", or "" (none chosen yet)."""
+    return Profile.objects.filter(user=user).values_list("bot_level", flat=True).first() or ""
+
+
 def user_public_get(*, username: str) -> User | None:
     """The active user shown at /accounts/u/<username>/, or None."""
     return get_user_model().objects.filter(username=username, is_active=True).first()

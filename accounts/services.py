@@ -73,6 +73,18 @@ def profile_set_preferences(*, user: User, **preferences: bool) -> Profile:
     return profile
 
 
+def profile_set_bot_level(*, user: User, level: str) -> Profile:
+    """Remember the bot level "Play now" seats for this user. The caller checks that the level
+    is one the bots offer (games/bot_levels.py: accounts knows nothing of games)."""
+    if not isinstance(level, str) or len(level) > (Profile._meta.get_field("bot_level").max_length or 0):
+        raise ValueError(f"not a bot level: {level!r}")
+    profile = profile_ensure(user=user)
+    if profile.bot_level != level:
+        profile.bot_level = level
+        profile.save(update_fields=["bot_level", "updated_at"])
+    return profile
+
+
 def demo_users_ensure() -> list[str]:
     """Create the demo players that are missing; existing ones are left untouched.
 

@@ -8,6 +8,8 @@ What it does (docs/performance.md):
   give it a db number of its own); creates bench users, their sessions and the tables;
 - starts ONE server process (`python -m daphne config.asgi:application`, DEBUG=0) on a free
   loopback port, and the clients here (asyncio + websockets, 4 sockets per table);
+- --strong N: N more playing tables of 4 strong bots, which think in the server's bot
+  thinker processes (games/runtime/thinking.py); (b) is measured on the other tables only;
 - playing tables: 4 basic bots driven by the server's clock; GAMES_BOT_DELAY_MS (1000 by
   default) after each change the next bot moves, so each table makes ~1 action/s. Their 4
   sockets are spectators (logged-in users not seated): the readers every action affects;
@@ -66,6 +68,7 @@ from live_measure import (  # noqa: E402
     bot_move_waits,
     card_latencies,
     cpu_seconds,
+    descendants_cpu_seconds,
     fmt,
     machine_busy,
     percentiles,
@@ -274,7 +277,8 @@ async def run(args, port, server_env, log_path):
         return loop.run_in_executor(db, lambda: fn(*a, **kw))
 
     print(f"setup: {args.dealing} dealing + {args.playing} playing tables, {4 * (args.dealing + args.playing)} users")
-    deal_ids, play_ids, cookies = await in_db(make_tables, args.dealing, args.playing)
+    deal_ids, play_ids, cookies = await in_db(make_tables, args.dealing, args.playing + args.strong, args.strong)
+    strong_ids = set(play_ids[args.playing :])  # four strong bots each: thinking, not measured in (b)
     pid = await loop.run_in_executor(None, start_server, port, server_env, log_path)
     print(f"server: pid {pid} on {LOOPBACK}:{port}, log {log_path}")
 
@@ -312,6 +316,7 @@ async def run(args, port, server_env, log_path):
     for client in everyone:
         counts_at_start.update(client.kinds)
     profiler = start_profiler(pid, args.seconds, args.profile)
+    thinkers0 = descendants_cpu_seconds(pid)
     cpu0, busy0, bench0, services0, t0 = (
         cpu_seconds(pid),
         machine_busy(),
@@ -327,6 +332,7 @@ async def run(args, port, server_env, log_path):
         services_cpu_seconds(),
         time.time(),
     )
+    thinkers1 = descendants_cpu_seconds(pid)
     end = start + args.seconds
     messages = Counter()
     for client in everyone:
@@ -339,7 +345,11 @@ async def run(args, port, server_env, log_path):
         events_between, deal_ids + play_ids, datetime.fromtimestamp(start, UTC), datetime.fromtimestamp(end, UTC)
     )
     cards, cards_in_state, cards_missing = card_latencies(deal_clients, plans, start, end)
-    actions, actions_missing = action_latencies(deal_clients + play_clients, events)
+    people = [c for c in deal_clients + play_clients if c.table_id not in strong_ids]
+    actions, actions_missing = action_latencies(people, [e for e in events if e[0] not in strong_ids])
+    strong_actions, _ = action_latencies(
+        [c for c in play_clients if c.table_id in strong_ids], [e for e in events if e[0] in strong_ids]
+    )
     playing = set(play_ids)
     play_events = [e for e in events if e[0] in playing]
     cores = os.cpu_count() or 1
@@ -350,6 +360,10 @@ async def run(args, port, server_env, log_path):
         "cards_in_state": cards_in_state,
         "actions": percentiles(actions),
         "actions_missing": actions_missing,
+        "strong_tables": len(strong_ids),
+        "strong_actions": percentiles(strong_actions),
+        "strong_actions_per_s": sum(1 for e in events if e[0] in strong_ids) / args.seconds,
+        "thinkers_cpu_pct": 100 * (thinkers1 - thinkers0) / (t1 - t0),
         "bot_move_waits": percentiles(bot_move_waits(play_events, args.bot_delay_ms)),
         "actions_per_s": len(events) / args.seconds,
         "play_actions_per_s": len(play_events) / args.seconds,
@@ -418,7 +432,11 @@ def report(args, result, log_path) -> None:
     result["server_log"] = {"tracebacks": log.count("Traceback"), "max_connections": log.count("Too many connections")}
     storm = result["storm"]
     others = (
-        result["machine_busy_pct"] - result["server_cpu_pct"] - result["bench_cpu_pct"] - result["services_cpu_pct"]
+        result["machine_busy_pct"]
+        - result["server_cpu_pct"]
+        - result["bench_cpu_pct"]
+        - result["services_cpu_pct"]
+        - result["thinkers_cpu_pct"]
     )
     result["others_cpu_pct"] = others
     lines = [
@@ -428,7 +446,13 @@ def report(args, result, log_path) -> None:
         f"tables: {args.dealing} dealing (4 seated sockets each, pace 150 ms, all deals start together) + "
         f"{args.playing} playing (4 basic bots, GAMES_BOT_DELAY_MS={args.bot_delay_ms} → ~1 action/s/table; "
         f"4 spectator sockets each = the readers of every action)",
-        f"window: {result['window_s']:.1f} s from the common deal start; one daphne process",
+        f"window: {result['window_s']:.1f} s from the common deal start; one daphne process"
+        + (
+            f"; + {result['strong_tables']} tables of 4 strong bots (4 spectator sockets each; not in (a), (b)): "
+            f"{result['strong_actions_per_s']:.1f} actions/s, action → every socket {fmt(result['strong_actions'])}"
+            if result["strong_tables"]
+            else ""
+        ),
         f"(a) card due → arrival at its seat:      {fmt(result['cards'])}   missing {result['cards_missing']}"
         + (f" ({result['cards_in_state']} shown by a late state, not pushed)" if result["cards_in_state"] else ""),
         f"(b) action → state at every socket:      {fmt(result['actions'])}   missing {result['actions_missing']}",
@@ -436,7 +460,7 @@ def report(args, result, log_path) -> None:
         f"throughput: {result['actions_per_s']:.1f} actions/s ({result['play_actions_per_s']:.1f} by bots), "
         f"{result['cards_per_s']:.0f} cards/s, messages {result['messages']}",
         f"CPU: server {result['server_cpu_pct']:.0f}% (100% = one core), bench clients {result['bench_cpu_pct']:.0f}%, "
-        f"PostgreSQL+Redis {result['services_cpu_pct']:.0f}%; machine {result['machine_busy_pct']:.0f}% of "
+        f"PostgreSQL+Redis {result['services_cpu_pct']:.0f}%, bot thinkers {result['thinkers_cpu_pct']:.0f}%; machine {result['machine_busy_pct']:.0f}% of "
         f"{100 * (os.cpu_count() or 1)}%, so others used ~{max(0, others):.0f}% (load avg {result['load_average'][0]:.1f})",
         f"errors in window: {result['errors_window']} {result['error_kinds'] or ''}; "
         f"connect retries during setup: {result['setup_connect_retries']}",
@@ -479,6 +503,13 @@ def main():
         action="store_false",
         help="the storm's sockets reconnect to the same server (its memory warm)",
     )
+    parser.add_argument(
+        "--strong",
+        type=int,
+        default=0,
+        help="more playing tables, of 4 strong bots (they think in the server's thinker processes); "
+        "(b) stays the other tables' figure",
+    )
     parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the server")
     parser.add_argument("--grace", type=float, default=3.0, help="seconds to wait for in-flight messages")
     parser.add_argument("--timeout", type=float, default=None, help="hard limit in seconds (default: scaled)")
@@ -493,7 +524,7 @@ def main():
         parser.error("--profile needs py-spy in the virtualenv (pip install py-spy)")
     if args.dealing < 0 or args.playing < 0 or args.dealing + args.playing == 0 or args.seconds <= 0:
         parser.error("need at least one table and a positive window")
-    tables = args.dealing + args.playing
+    tables = args.dealing + args.playing + args.strong
     hard_limit = args.timeout or 300 + args.seconds + args.grace + 1.0 * tables
 
     def hard_stop():

@@ -87,8 +87,9 @@ def session_cookie(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
-def make_tables(dealing: int, playing: int):
-    """Fresh tables (earlier bench tables are deleted); returns (dealing ids, playing ids, cookies)."""
+def make_tables(dealing: int, playing: int, strong: int = 0):
+    """Fresh tables (earlier bench tables are deleted); returns (dealing ids, playing ids, cookies).
+    The last `strong` of the playing tables seat four strong bots instead of basic ones."""
     from django.contrib.sessions.models import Session
 
     from games.models import Seat, Table
@@ -108,8 +109,9 @@ def make_tables(dealing: int, playing: int):
     for i in range(playing):
         owner = users[4 * (dealing + i)]
         # A quick first deal (5 ms/card, 100 ms window) so the bots reach the play phase fast.
+        level = Seat.Bot.STRONG if i >= playing - strong else Seat.Bot.BASIC
         table = table_create(owner=owner, name=f"bench-play-{i}", deal_pace_ms=5, last_chance_ms=100)
-        Seat.objects.filter(table=table).update(bot=Seat.Bot.BASIC)
+        Seat.objects.filter(table=table).update(bot=level)
         play_ids.append(table.pk)
     return deal_ids, play_ids, cookies
 

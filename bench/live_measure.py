@@ -89,6 +89,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants_cpu_seconds(pid: int) -> float:
+    """CPU seconds of every live descendant of `pid` (the server's bot thinker processes)."""
+    parents, own = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        child = int(stat.parent.name)
+        parents[child] = int(fields[1])
+        own[child] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for child in own:
+        up = parents.get(child)
+        while up is not None and up != pid and up > 1:
+            up = parents.get(up)
+        if up == pid:
+            total += own[child]
+    return total
+
+
 def services_cpu_seconds() -> dict[int, float]:
     """CPU seconds per PostgreSQL and Redis server process (part of the workload)."""
     seconds = {}

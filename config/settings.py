@@ -178,6 +178,13 @@ LOGGING = {
 
 # Table runtime (docs/table-runtime.md): pauses the server keeps between timed steps.
 GAMES_BOT_DELAY_MS = int(os.environ.get("GAMES_BOT_DELAY_MS", "700"))
+# Bots that search (strong and up) think in this many worker processes per server process,
+# at this lower CPU priority (games/runtime/thinking.py, docs/bots.md); 0: in a thread.
+GAMES_BOT_THINKERS = int(os.environ.get("GAMES_BOT_THINKERS", str(max(1, (os.cpu_count() or 1) // 2))))
+# The bot level "Play now" seats for a player who chose none (games/bot_levels.py): when this
+# build's bots lack it, the strongest level they have.
+GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "expert")
+GAMES_BOT_THINKER_NICE = int(os.environ.get("GAMES_BOT_THINKER_NICE", "10"))
 GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"))
 GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))
 # A table with no person connected this long is closed as abandoned (games/runtime/lifecycle.py).

@@ -24,6 +24,7 @@ async def test_many_sockets_using_the_cache_share_one_pool():
     url = settings.CACHES["default"]["LOCATION"]
     db = int(url.rsplit("/", 1)[1] or 0)
     admin = redis.Redis.from_url(url)
+
     # Not from this task: what it sets, the tasks below would inherit (each socket starts
     # from the server's context, in which nothing touched the cache).
     async def warm() -> None:

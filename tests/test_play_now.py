@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games import bot_levels
 from games.models import Match, Seat, Table, TableEvent
 from tests.conftest import make_table, make_user
 
@@ -21,7 +22,7 @@ def test_play_now_seats_the_user_with_three_bots_and_starts_the_deal(client):
     assert response.status_code == 302 and response.url == reverse("table", args=[table.pk])
     seats = list(table.seats.order_by("position"))
     assert seats[0].user == user and not seats[0].bot
-    assert [seat.bot for seat in seats[1:]] == [Seat.Bot.STRONG] * 3
+    assert [seat.bot for seat in seats[1:]] == [bot_levels.default()] * 3  # none chosen yet: the site's
     assert table.status == Table.Status.PLAYING and table.state is not None
     assert not table.is_private and table.turn_limit_s == 30  # public: a bot plays for an absent player
     assert table.state["phase"] == "deal" and table.deal_started_at is not None
@@ -116,7 +117,7 @@ def test_lobby_cards_never_show_cards(client):
 def test_a_refused_step_keeps_nothing_and_says_why(client, monkeypatch):
     from games.web import views
 
-    monkeypatch.setattr(views, "PLAY_NOW_BOTS", ((1, Seat.Bot.STRONG), (1, Seat.Bot.BASIC)))  # a seat twice
+    monkeypatch.setattr(views, "PLAY_NOW_BOT_SEATS", (1, 1))  # a seat twice
     client.force_login(make_user("mei"))
     response = client.post(reverse("play_now"), follow=True)
     assert response.redirect_chain == [(reverse("lobby"), 302)]

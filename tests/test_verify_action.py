@@ -41,6 +41,7 @@ PEOPLE_AND_MODERATORS = {
     "stand",
     "accept_invitation",
     "add_bot",
+    "bot_level",
     "remove_bot",
     "start_match",
     "deal",
@@ -349,6 +350,7 @@ async def test_every_command_rebuilds_a_fresh_render_and_the_log_folds(players, 
     await verify(tid, shown, act(tid, accept, user=east), "accept_invitation")
     await verify(tid, shown, act(tid, {"type": "stand"}, user=east), "stand")
     await verify(tid, shown, act(tid, {"type": "add_bot", "seat": 2, "level": "basic"}, user=north), "add_bot")
+    await verify(tid, shown, act(tid, {"type": "bot_level", "seat": 2, "level": "strong"}, user=north), "bot_level")
     await verify(tid, shown, act(tid, {"type": "remove_bot", "seat": 2}, user=north), "remove_bot")
     for seat in (1, 2, 3):
         await verify(tid, shown, act(tid, {"type": "sit", "seat": seat}, user=users[seat]), "sit")

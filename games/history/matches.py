@@ -8,9 +8,9 @@ hand's public facts only, and a running hand has no replay.
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import bot_levels, engine
 from games.history import export, replay
-from games.models import Hand, Match, MatchPlayer, Seat, TableEvent
+from games.models import Hand, Match, MatchPlayer, TableEvent
 from games.web.names import bot_name
 
 START_LEVELS = engine.START_LEVELS  # RULES §8.1
@@ -61,8 +61,7 @@ def player_name(player: MatchPlayer) -> str:
     if player.user is not None:  # no query when user_id is None
         return player.user.username
     if player.bot:
-        label = Seat.Bot(player.bot).label if player.bot in Seat.Bot.values else player.bot
-        return bot_name(position=player.position, level=label)
+        return bot_name(position=player.position, level=bot_levels.seat_label(player.bot))
     return _("(left)")
 
 

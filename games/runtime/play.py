@@ -160,26 +160,15 @@ def next_hand(
 
 
 def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
-    """The bot's move for a due bot step of the table as `loaded`, decided OUTSIDE the
-    write path's lock (no database: `loaded` is read-only, games/runtime/table_cache.py).
+    """The bot's move for a due bot step of the table as `loaded`, decided here and now,
+    OUTSIDE the write path's lock (tests and tools; the server's runner asks
+    games/runtime/thinking.py, which thinks in worker processes for the searching levels).
     For `bot_declare` the first bot (or autoplayed) seat that declares now, or None.
+    The move is then submitted with the version it was decided on, so a stale decision is
+    simply refused."""
+    from games.runtime import thinking
 
-    A strong bot thinks for up to a second; doing that while holding the table row (and
-    the process's one sync thread) would stall every other action. The move is then
-    submitted with the version it was decided on, so a stale decision is simply refused.
-    """
-    from games import bots
-
-    game = clock.live(loaded.table, loaded.game, now)
-    if step_action["type"] == "bot_declare":
-        for seat in loaded.seats:
-            if seat.bot or seat.autoplay:
-                move = bots.declaration(game=game, seat=seat.position, level=seat.bot or "basic")
-                if move is not None:
-                    return move
-        return None
-    seat = loaded.seats[step_action["seat"]]
-    return bots.choose(table=loaded.table, game=game, seat=seat.position, level=seat.bot or "basic")
+    return thinking.answer(thinking.question(loaded=loaded, step_action=step_action, now=now))
 
 
 @command(*BOT_STEPS, may={Role.BOT}, refusal=("not_allowed", gettext_noop("Only the server plays for bots.")))

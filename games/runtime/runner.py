@@ -12,12 +12,11 @@ import asyncio
 import contextlib
 import logging
 
-from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games.engine import Refusal
 from games.models import Table
-from games.runtime import clock, play, table_cache, writer
+from games.runtime import clock, play, table_cache, thinking, writer
 
 log = logging.getLogger(__name__)
 IDLE_RECHECK_S = 30.0
@@ -133,16 +132,17 @@ async def _run(table_id: int, must_read: bool) -> None:
             if step.action is None:
                 continue  # a time to look again (e.g. bots checking their cards mid-deal)
             outcome = None
-            async with _bot_turn(step.action["type"] in play.BOT_STEPS) as is_bot:
-                action = step.action
-                if is_bot:
-                    # Think in a worker thread of its own (no database), not under the row lock:
-                    # the one decision of this step (the write path only checks the move).
-                    move = await sync_to_async(play.bot_decide, thread_sensitive=False)(
-                        loaded=loaded,
-                        step_action=action,
-                        now=timezone.now(),
-                    )
+            action = step.action
+            is_bot = action["type"] in play.BOT_STEPS
+            question = thinking.question(loaded=loaded, step_action=action, now=timezone.now()) if is_bot else None
+            # A searching bot thinks in a worker process (games/runtime/thinking.py) before it
+            # takes its turn: its thinking costs this process nothing, so it holds no turn.
+            move = await thinking.decide(question) if question is not None and thinking.pooled(question) else None
+            async with _bot_turn(is_bot):
+                if question is not None:
+                    if not thinking.pooled(question):
+                        # A quick level decides in a worker thread (no database), not under the row lock.
+                        move = await thinking.decide(question)
                     action = {**action, "move": move} if move is not None else None
                 if action is not None:
                     outcome = await writer.table_act_async(

@@ -7,11 +7,18 @@ from datetime import datetime
 
 from django.utils.translation import gettext_noop
 
-from games import engine
+from games import bot_levels, engine
 from games.engine import Refusal
 from games.models import Seat, Table
 from games.runtime.commands import Applied, Issuer, Role, command
 from games.selectors import seat_for
+
+
+def _level(action: dict, default: str | None = None) -> str:
+    level = action.get("level", default)
+    if level not in bot_levels.offered():
+        raise Refusal("bad_bot", gettext_noop("Unknown bot strength."))
+    return level
 
 
 def _position(action: dict) -> int:
@@ -75,9 +82,8 @@ def add_bot(
 ) -> list[Applied]:
     if not table.allow_bots:
         raise Refusal("bots_off", gettext_noop("This table does not allow bots."))
-    level = action.get("level", Seat.Bot.BASIC)
-    if level not in (Seat.Bot.BASIC, Seat.Bot.STRONG):
-        raise Refusal("bad_bot", gettext_noop("Unknown bot strength."))
+    """Seat a bot of the owner's chosen level (none given: the site's default)."""
+    level = _level(action, default=bot_levels.default())
     position = _position(action)
     seat = seats[position]
     if not seat.is_free:
@@ -105,3 +111,25 @@ def remove_bot(
     seat.bot = ""
     seat.save(update_fields=["bot"])
     return [Applied({"type": "remove_bot", "seat": position}, [{"type": "stood", "seat": position}])]
+
+
+@command(
+    "bot_level",
+    may={Role.OWNER, Role.SYSTEM},
+    lobby_visible=True,
+    refusal=("not_owner", gettext_noop("Only the table's owner can change bots.")),
+)
+def bot_level(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
+    """Change the level of a seated bot while the table waits for its match."""
+    if table.status != Table.Status.WAITING:
+        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
+    level = _level(action)
+    position = _position(action)
+    seat = seats[position]
+    if not seat.bot:
+        raise Refusal("no_bot", gettext_noop("No bot sits there."))
+    seat.bot = level
+    seat.save(update_fields=["bot"])
+    return [Applied({"type": "bot_level", "seat": position, "level": level}, [{"type": "seated", "seat": position}])]

@@ -3,7 +3,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import engine, rulesets
+from games import bot_levels, engine, rulesets
 from games.models import Table
 
 # A public table always has a turn limit: one absent player must not stall three others.
@@ -134,3 +134,20 @@ def rule_field(option: engine.rules.Option) -> forms.TypedChoiceField:
         empty_value=None,
         required=False,
     )
+
+
+class PlayNowForm(forms.Form):
+    """ "Play now": the level of the three bots. The site remembers it for the next time."""
+
+    level = forms.ChoiceField(
+        label=_("Bots"),
+        choices=bot_levels.choices,
+        widget=forms.Select(attrs={"data-testid": "play-now-level"}),
+        error_messages={
+            "invalid_choice": _("There is no bot of level “%(value)s”."),
+            "required": _("Choose the bots' level."),
+        },
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, auto_id="play-now-%s", **kwargs)  # beside the table form's fields

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import rulesets
+from games import bot_levels, rulesets
 from games.models import Table
 from games.web.names import SEAT_NAMES
 
@@ -22,7 +22,7 @@ def seat_label(seat) -> dict:
     if seat.user_id:
         return {"where": where, "who": seat.user.username, "kind": "player", "user_id": seat.user_id}
     if seat.bot:
-        return {"where": where, "who": str(seat.get_bot_display()), "kind": "bot", "user_id": None}
+        return {"where": where, "who": bot_levels.seat_label(seat.bot), "kind": "bot", "user_id": None}
     return {"where": where, "who": _("free seat"), "kind": "free", "user_id": None}
 
 

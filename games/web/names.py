@@ -8,5 +8,5 @@ SEAT_NAMES = (gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South")
 
 
 def bot_name(*, position: int, level: object) -> str:
-    """`level` is the bot's strength as people read it (Seat.Bot's label)."""
+    """`level` is the bot's strength as people read it (games.bot_levels.seat_label)."""
     return f"{SEAT_NAMES[position]} · {level}"

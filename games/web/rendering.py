@@ -11,12 +11,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
-from games import engine
+from games import bot_levels, engine
 from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
 from games.web.i18n import PHASES, refusal_sentence
-from games.web.names import bot_name
+from games.web.names import SEAT_NAMES, bot_name
 
 SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
@@ -46,7 +46,7 @@ def seat_names(seats) -> list[str]:
         if seat.user_id:
             names.append(seat.user.username)
         elif seat.bot:
-            names.append(bot_name(position=seat.position, level=seat.get_bot_display()))
+            names.append(bot_name(position=seat.position, level=bot_levels.seat_label(seat.bot)))
         else:
             names.append("")
     return names
@@ -75,6 +75,10 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
             "name": names[position],
             "team": engine.team_of(position),
             "is_bot": bool(seat.bot),
+            "bot_level": seat.bot,
+            # A bot's name ("East · strong bot") is shown in two lines, so that its level is never cut off.
+            "compass": SEAT_NAMES[position],
+            "bot_label": bot_levels.seat_label(seat.bot) if seat.bot else "",
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
             "is_me": position == viewer_seat,
@@ -112,6 +116,8 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
         "last_trick": _last_trick(view, ctx, names) if view else None,
         "names": names,
         "is_owner": user.is_authenticated and user.pk == table.owner_id,
+        "bot_levels": bot_levels.choices(),  # what the owner may seat (games/bot_levels.py)
+        "bot_level_default": bot_levels.default(),
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,

@@ -29,7 +29,18 @@ from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
 
 log = logging.getLogger(__name__)
-CLIENT_ACTIONS = {"declare", "bury", "play", "play_forced", "sit", "stand", "add_bot", "remove_bot", "start_match"}
+CLIENT_ACTIONS = {
+    "declare",
+    "bury",
+    "play",
+    "play_forced",
+    "sit",
+    "stand",
+    "add_bot",
+    "bot_level",
+    "remove_bot",
+    "start_match",
+}
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9). Only the
 # latest is kept: older versions are never shown again.

@@ -12,23 +12,34 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors
+from accounts.selectors import profile_bot_level
+from accounts.services import profile_set_bot_level
+from games import bot_levels, selectors
 from games.engine import Refusal
 from games.friends.selectors import invitable_friends
-from games.models import Match, Seat, Table
+from games.models import Match, Table
 from games.runtime import writer
 from games.runtime.tables import table_create
 from games.web import rendering
-from games.web.forms import PUBLIC_TURN_LIMIT_S, TableForm
+from games.web.forms import PUBLIC_TURN_LIMIT_S, PlayNowForm, TableForm
 from games.web.i18n import refusal_text
 from games.web.lobby import lobby_rows
 
 # "Play now": the user sits North; their partner and both opponents are bots.
-PLAY_NOW_BOTS = ((1, Seat.Bot.STRONG), (2, Seat.Bot.STRONG), (3, Seat.Bot.STRONG))
+PLAY_NOW_BOT_SEATS = (1, 2, 3)
+
+
+def lobby_context(request, form=None) -> dict:
+    level = bot_levels.remembered(profile_bot_level(user=request.user)) if request.user.is_authenticated else ""
+    return {
+        "rows": lobby_rows(request.user),
+        "form": form or TableForm(),
+        "play_now_form": PlayNowForm(initial={"level": level or bot_levels.default()}),
+    }
 
 
 def lobby(request):
-    return render(request, "games/lobby.html", {"rows": lobby_rows(request.user), "form": TableForm()})
+    return render(request, "games/lobby.html", lobby_context(request))
 
 
 @login_required
@@ -36,28 +47,39 @@ def lobby(request):
 def create_table(request):
     form = TableForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", {"rows": lobby_rows(request.user), "form": form}, status=400)
+        return render(request, "games/lobby.html", lobby_context(request, form), status=400)
     table = table_create(owner=request.user, **form.table_options())
     return redirect(table_url(table))
 
 
 @require_POST
 def play_now(request):
-    """One click: a new table, the user at North, three bots, and the first deal under way.
+    """One click: a new table, the user at North, three bots of the level the form names (the
+    site remembers it; without one, the remembered level), and the first deal under way.
     Every step goes through the table's one write path as the owner, like manual play;
-    if any step is refused, nothing is kept."""
+    if any step is refused, nothing is kept (the remembered level included)."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("lobby"))
+    chosen = None
+    if "level" in request.POST:
+        form = PlayNowForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Could not start a game: %(reason)s") % {"reason": form.errors["level"][0]})
+            return redirect("lobby")
+        chosen = form.cleaned_data["level"]
+    level = chosen or bot_levels.remembered(profile_bot_level(user=request.user))
     name = _("%(name)s against bots") % {"name": request.user.username}
     try:
         with transaction.atomic():
+            if chosen is not None:
+                profile_set_bot_level(user=request.user, level=chosen)
             table = table_create(
                 owner=request.user,
                 name=name[: Table._meta.get_field("name").max_length],
                 turn_limit_s=PUBLIC_TURN_LIMIT_S,  # a public table: a bot plays for an absent player
             )
             steps = [{"type": "sit", "seat": 0}]
-            steps += [{"type": "add_bot", "seat": seat, "level": level} for seat, level in PLAY_NOW_BOTS]
+            steps += [{"type": "add_bot", "seat": seat, "level": level} for seat in PLAY_NOW_BOT_SEATS]
             version = table.version
             for action in steps + [{"type": "start_match"}]:
                 version = writer.table_act(

@@ -354,6 +354,13 @@
     };
   }
 
+  // A seated bot's level (the owner, before the match): chosen in its list, sent at once.
+  root.addEventListener("change", (event) => {
+    const list = event.target.closest("select[data-action]");
+    if (!list) return;
+    send({ action: list.dataset.action, seat: Number(list.dataset.seat), level: list.value });
+  });
+
   root.addEventListener("click", (event) => {
     if (event.target.closest(".trick, .card-btn, [data-action]")) motion.skip(root); // acting skips the held trick
     const cardButton = event.target.closest(".card-btn");
@@ -374,11 +381,12 @@
       return;
     }
     const button = event.target.closest("[data-action]");
-    if (!button || button.disabled) return;
+    if (!button || button.disabled || button.tagName === "SELECT") return; // a list acts on change
     const action = button.dataset.action;
     const payload = { action: action };
     if (button.dataset.seat !== undefined) payload.seat = Number(button.dataset.seat);
     if (button.dataset.level) payload.level = button.dataset.level;
+    if (button.dataset.levelFrom) payload.level = document.getElementById(button.dataset.levelFrom).value;
     if (action === "declare") payload.cards = button.dataset.cards.split(",");
     if (action === "play" || action === "bury") {
       payload.cards = selectedCards();
