@@ -5,7 +5,9 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 
 - `decide(obs, level, rng=None) -> action dict` for the bury and play phases;
 - `decide_declaration(obs, level) -> cards | None` at any point of the deal;
-- levels: "random" (uniform legal play, never declares), "basic", "strong".
+- `evaluate_options(obs, level, rng=, budget=, include=)`: every reasonable play or bury
+  with the card points its side is expected to end the hand with (replay analysis);
+- levels: "random" (uniform legal play, never declares), "basic", "strong", "expert".
 """
 
 import logging
@@ -16,10 +18,10 @@ from typing import Any, Protocol
 
 from games import engine
 
-from . import basic, strong
+from . import basic, expert, strong
 from .observation import Observation, observe
 
-LEVELS = ("random", "basic", "strong")
+LEVELS = ("random", "basic", "strong", "expert")
 Action = dict[str, Any]  # an engine action: {"type", "seat", "cards"}
 
 
@@ -35,7 +37,16 @@ class TableStamp(Protocol):
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LEVELS", "Observation", "choose", "decide", "decide_declaration", "declaration", "observe"]
+__all__ = [
+    "LEVELS",
+    "Observation",
+    "choose",
+    "decide",
+    "decide_declaration",
+    "declaration",
+    "evaluate_options",
+    "observe",
+]
 
 
 def obs_rng(obs: Observation) -> random.Random:
@@ -59,7 +70,29 @@ def decide(obs: Observation, level: str = "basic", rng: random.Random | None = N
         return random_decide(obs, rng)
     if level == "strong":
         return strong.decide(obs, rng, **options)
+    if level == "expert":
+        return expert.decide(obs, rng, **options)
     return basic.decide(obs)
+
+
+def evaluate_options(
+    obs: Observation,
+    level: str = "expert",
+    *,
+    rng: random.Random,
+    budget: float,
+    include: list[str] | None = None,
+) -> list[tuple[list[str], float]]:
+    """For a play or bury decision of `obs.seat`: each candidate's cards with the card
+    points its own side is expected to have won by the end of the hand (kitty bonus
+    included, RULES §6/§7), best first. The candidates hold the basic bot's best plays
+    and `include` (the play actually made, say). `budget`: seconds of search, counted as
+    work, so the answer depends on the rng's seed only."""
+    if obs.phase not in ("bury", "play"):
+        raise ValueError(f"no play or bury to evaluate in phase {obs.phase!r}")
+    if level == "expert":
+        return expert.evaluate_options(obs, rng=rng, budget=budget, include=include)
+    raise ValueError(f"evaluate_options: no evaluation for level {level!r}")
 
 
 def decide_declaration(obs: Observation, level: str = "basic") -> list[str] | None:
