@@ -15,6 +15,7 @@ from its seed (botmatch, the replay analysis); a live table adds a wall-clock ca
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,7 +210,7 @@ class Search:
         assert playout.score is not None
         return self.outcome(playout.score, playout.defender_points, playout.penalties, playout.buried)
 
-    def outcome(self, score: int, trick_points: int, penalties: int, buried: Any) -> tuple[float, float]:
+    def outcome(self, score: int, trick_points: int, penalties: int, buried: Sequence[str]) -> tuple[float, float]:
         utility = strong.level_utility(score, self.obs.rules)
         if self.defender:
             return utility, float(score)
