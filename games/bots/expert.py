@@ -57,9 +57,6 @@ class Effort:
     def of(cls, seconds: float, wall: bool) -> "Effort":
         return cls(seconds * CARDS_PER_SECOND, time.perf_counter() + seconds if wall else None)
 
-    def spent(self) -> bool:
-        return self.used >= self.work or self.late()
-
     def late(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
 
@@ -173,14 +170,14 @@ class Search:
             got: dict[int, tuple[float, float]] = {}
             for i in self.active:
                 got[i] = self.value(r, self.cands[i], effort)
-                if self.worlds >= min_worlds and effort.late():
+                if effort.late():
                     return  # out of time mid-world: every mean keeps the same worlds
             for i, (v, p) in got.items():
                 self.values[i].append(v)
                 self.points[i].append(p)
             self.worlds += 1
-            if self.worlds >= min_worlds and effort.spent():
-                return
+            if effort.late() or (self.worlds >= min_worlds and effort.used >= effort.work):
+                return  # the clock (live) stops even the first worlds: a table must not wait
             if prune and self.worlds >= MIN_WORLDS:
                 self.prune()
 
