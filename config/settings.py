@@ -196,7 +196,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # Every finished hand with a person at the table is analysed: by which bot level's
 # evaluator (games.bots.evaluate_options), with how many seconds of search per decision.
 GAMES_ANALYSIS = env_bool("GAMES_ANALYSIS", True)
-GAMES_ANALYSIS_LEVEL = os.environ.get("GAMES_ANALYSIS_LEVEL", "strong")
+GAMES_ANALYSIS_LEVEL = os.environ.get("GAMES_ANALYSIS_LEVEL", "expert")
 GAMES_ANALYSIS_BUDGET = float(os.environ.get("GAMES_ANALYSIS_BUDGET", "0.2"))
 GAMES_ANALYSIS_NICE = int(os.environ.get("GAMES_ANALYSIS_NICE", "10"))  # the worker's os.nice
 

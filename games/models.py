@@ -81,6 +81,7 @@ class Seat(models.Model):
         NONE = "", _("human")
         BASIC = "basic", _("basic bot")
         STRONG = "strong", _("strong bot")
+        EXPERT = "expert", _("expert bot")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()

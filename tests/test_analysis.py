@@ -8,6 +8,7 @@ stored log analysed. The worker process and its restart: tests/test_analysis_wor
 import random
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
@@ -47,7 +48,11 @@ def _own_log(hand):
 def test_a_scored_hand_is_queued_once_committed(played):
     analysis = HandAnalysis.objects.get(hand=played["hand"])
     assert analysis.status == HandAnalysis.Status.QUEUED
-    assert (analysis.level, analysis.budget, analysis.seed) == ("strong", BUDGET, played["hand"].seed)
+    assert (analysis.level, analysis.budget, analysis.seed) == (
+        settings.GAMES_ANALYSIS_LEVEL,
+        BUDGET,
+        played["hand"].seed,
+    )
     waiting = DBTaskResult.objects.ready().filter(task_path=tasks.analyse_hand.module_path, queue_name="analysis")
     assert [row.args_kwargs["args"] for row in waiting] == [[played["hand"].pk]]
 

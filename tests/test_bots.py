@@ -12,6 +12,8 @@ from games.bots import match
 from games.bots.observation import observe
 
 STRONG_FAST = {"budget": 5.0, "worlds": 6}  # deterministic: stops at 6 worlds, not by time
+EXPERT_FAST = {"budget": 0.05, "wall": False}  # deterministic: effort counted, not timed
+FAST = {"strong": STRONG_FAST, "expert": EXPERT_FAST}
 
 
 def play_state(hands, *, trump="S", level="2", dealer=0, trick=(), leader=None, tricks=()):
@@ -112,7 +114,7 @@ def test_decisions_depend_only_on_the_seats_view(stop_after):
     assert [sorted(h) for h in other.hands] != [sorted(h) for h in g.hands]
     assert observe(g, seat) == observe(other, seat)
     for level in bots.LEVELS:
-        opts = STRONG_FAST if level == "strong" else {}
+        opts = FAST.get(level, {})
         assert bots.decide(observe(g, seat), level, **opts) == bots.decide(observe(other, seat), level, **opts)
 
 

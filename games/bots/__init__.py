@@ -5,9 +5,9 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 
 - `decide(obs, level, rng=None) -> action dict` for the bury and play phases;
 - `decide_declaration(obs, level) -> cards | None` at any point of the deal;
-- `evaluate_options(obs, level, rng=, budget=, include=)`: candidate plays with their
-  expected points, for the replay analysis (games/bots/evaluate.py, docs/analysis.md);
-- levels: "random" (uniform legal play, never declares), "basic", "strong".
+- `evaluate_options(obs, level, rng=, budget=, include=)`: every reasonable play or bury
+  with the card points its side is expected to end the hand with (replay analysis);
+- levels: "random" (uniform legal play, never declares), "basic", "strong", "expert".
 """
 
 import logging
@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 from games import engine
 
-from . import basic, evaluate, strong
+from . import basic, evaluate, expert, strong
 from .observation import Observation, observe
 
-LEVELS = ("random", "basic", "strong")
+LEVELS = ("random", "basic", "strong", "expert")
 Action = dict[str, Any]  # an engine action: {"type", "seat", "cards"}
 
 
@@ -47,7 +47,7 @@ __all__ = [
     "evaluate_options",
     "observe",
 ]
-EVALUATORS = ("strong",)  # levels that `evaluate_options` knows
+EVALUATORS = ("strong", "expert")  # levels that `evaluate_options` knows
 
 
 def obs_rng(obs: Observation) -> random.Random:
@@ -71,14 +71,9 @@ def decide(obs: Observation, level: str = "basic", rng: random.Random | None = N
         return random_decide(obs, rng)
     if level == "strong":
         return strong.decide(obs, rng, **options)
+    if level == "expert":
+        return expert.decide(obs, rng, **options)
     return basic.decide(obs)
-
-
-def decide_declaration(obs: Observation, level: str = "basic") -> list[str] | None:
-    """Cards to declare now, or None (the random bot never declares)."""
-    if level == "random":
-        return None
-    return basic.decide_declaration(obs)
 
 
 def evaluate_options(
@@ -89,13 +84,25 @@ def evaluate_options(
     budget: float,
     include: list[str] | None = None,
 ) -> list[tuple[list[str], float]]:
-    """For a bury or play decision seen as `obs`: [(cards, expected card points won by the
-    seat's own side by the end of the hand, kitty bonus included)], best first. `include`
-    (the play actually made) is always among them; `budget` is seconds of search at the
-    reference speed (the evaluator may turn it into a fixed amount of work)."""
+    """For a play or bury decision of `obs.seat`: each candidate's cards with the card
+    points its own side is expected to have won by the end of the hand (kitty bonus
+    included, RULES §6/§7), best first. The candidates hold the basic bot's best plays
+    and `include` (the play actually made, say). `budget`: seconds of search, counted as
+    work, so the answer depends on the rng's seed only."""
+    if obs.phase not in ("bury", "play"):
+        raise ValueError(f"no play or bury to evaluate in phase {obs.phase!r}")
+    if level == "expert":
+        return expert.evaluate_options(obs, rng=rng, budget=budget, include=include)
     if level == "strong":
         return evaluate.strong_options(obs, rng=rng, budget=budget, include=include)
     raise ValueError(f"no evaluator for level {level!r} (known: {', '.join(EVALUATORS)})")
+
+
+def decide_declaration(obs: Observation, level: str = "basic") -> list[str] | None:
+    """Cards to declare now, or None (the random bot never declares)."""
+    if level == "random":
+        return None
+    return basic.decide_declaration(obs)
 
 
 def choose(*, table: TableStamp, game: engine.Game, seat: int, level: str) -> Action | None:

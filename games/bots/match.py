@@ -4,9 +4,11 @@ Declarations: after each dealt card the seat that received it may declare (its o
 checkpoint), and every seat gets one more look in the last-chance window (RULES §3.4).
 """
 
+import multiprocessing
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from games import engine
@@ -119,6 +121,76 @@ def signed_levels(result: Mapping[str, Any], team_a: int) -> int:
     return levels if change["team"] == team_a else -levels
 
 
+def deal_plan(seed: str, deals: int) -> list[tuple[str, int, str]]:
+    """(deal seed, dealer seat, level) of each deal of a match: drawn in order from `seed`
+    alone, so every worker plays exactly the deals one process would."""
+    rng = random.Random(seed)
+    return [(f"{seed}:{i}", rng.randrange(4), rng.choice(DEAL_LEVELS)) for i in range(deals)]
+
+
+def play_pair(
+    a: str, b: str, deal: tuple[str, int, str], options: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """One deal played twice (A on seats 0/2, then on 1/3): A's mean level gain, its pair
+    score (1 win, ½ draw, 0 loss by the summed levels), its defender-point balance and
+    the decision times by level. Everything random is seeded by the deal."""
+    deal_seed, dealer, level = deal
+    times: dict[str, list[float]] = {}
+    gained = points = 0
+    for team_a in (0, 1):
+        seats = [a if engine.team_of(s) == team_a else b for s in range(4)]
+        game = fresh_hand(deal_seed, dealer=dealer, level=level)
+        play_rng = random.Random(f"{deal_seed}:{team_a}")
+        result = play_hand(game, seats, play_rng, times, options)
+        gained += signed_levels(result, team_a)
+        score = result["defenders_score"]
+        points += score if result["dealer_team"] != team_a else -score
+    return {
+        "levels": gained / 2,
+        "score": 1.0 if gained > 0 else 0.5 if gained == 0 else 0.0,
+        "points": points / 2,
+        "times": times,
+    }
+
+
+def _pairs(
+    a: str,
+    b: str,
+    plan: list[tuple[str, int, str]],
+    *,
+    start: float,
+    seconds: float | None,
+    workers: int,
+    options: Mapping[str, Mapping[str, Any]] | None,
+) -> Iterator[dict[str, Any]]:
+    """The pairs' results in deal order. With several workers (one process each) the
+    deals are handed out in order; once `seconds` have passed no further deal starts."""
+
+    def late() -> bool:
+        return seconds is not None and time.perf_counter() - start > seconds
+
+    if workers <= 1:
+        for deal in plan:
+            if late():
+                return
+            yield play_pair(a, b, deal, options)
+        return
+    # spawn: each worker imports the bots afresh (nothing inherited from the caller)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(play_pair, a, b, deal, options) for deal in plan]
+        try:
+            for fut in futures:
+                if late():
+                    for f in futures:
+                        f.cancel()  # those not started yet; started ones finish
+                if fut.cancelled():
+                    return
+                yield fut.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+
 def run_duplicate(
     a: str,
     b: str,
@@ -128,35 +200,27 @@ def run_duplicate(
     seconds: float | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     on_pair: Callable[[int, list[float]], object] | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Play up to `deals` deals twice (A on seats 0/2, then A on 1/3) with the same cards,
     dealer seat and level; stop starting new deals after `seconds`. Returns a dict of
     per-pair A level gains (the mean of its two hands), pair scores (1 win, ½ draw, 0
-    loss by the pair's summed levels), points and decision times by level."""
-    rng = random.Random(seed)
+    loss by the pair's summed levels), points and decision times by level. Each pair's
+    result depends on the seed and its deal's index only, whatever `workers` is."""
     times: dict[str, list[float]] = {}
     pair_levels: list[float] = []
     pair_scores: list[float] = []
     pair_points: list[float] = []
     start = time.perf_counter()
-    for i in range(deals):
-        if seconds is not None and time.perf_counter() - start > seconds:
-            break
-        deal_seed, dealer, level = f"{seed}:{i}", rng.randrange(4), rng.choice(DEAL_LEVELS)
-        gained = points = 0
-        for team_a in (0, 1):
-            seats = [a if engine.team_of(s) == team_a else b for s in range(4)]
-            game = fresh_hand(deal_seed, dealer=dealer, level=level)
-            play_rng = random.Random(f"{deal_seed}:{team_a}")
-            result = play_hand(game, seats, play_rng, times, options)
-            gained += signed_levels(result, team_a)
-            score = result["defenders_score"]
-            points += score if result["dealer_team"] != team_a else -score
-        pair_levels.append(gained / 2)
-        pair_scores.append(1.0 if gained > 0 else 0.5 if gained == 0 else 0.0)
-        pair_points.append(points / 2)
+    plan = deal_plan(seed, deals)
+    for pair in _pairs(a, b, plan, start=start, seconds=seconds, workers=workers, options=options):
+        pair_levels.append(pair["levels"])
+        pair_scores.append(pair["score"])
+        pair_points.append(pair["points"])
+        for level, ts in pair["times"].items():
+            times.setdefault(level, []).extend(ts)
         if on_pair:
-            on_pair(i + 1, pair_levels)
+            on_pair(len(pair_levels), pair_levels)
     return {
         "a": a,
         "b": b,
@@ -166,6 +230,7 @@ def run_duplicate(
         "points": pair_points,
         "times": times,
         "seconds": time.perf_counter() - start,
+        "workers": workers,
     }
 
 

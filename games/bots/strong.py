@@ -14,7 +14,7 @@ are the basic bot's.
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games import engine
@@ -97,9 +97,13 @@ def candidate_plays(k: Knowledge, n: int) -> list[list[str]]:
 
 
 # --- sampling worlds --------------------------------------------------------------------
-def sample_world(obs: Observation, k: Knowledge, rng: random.Random) -> World | None:
+def sample_world(
+    obs: Observation, k: Knowledge, rng: random.Random, bias: Mapping[tuple[Slot, str], float] | None = None
+) -> World | None:
     """Hands for the other seats (and the bury if unseen) consistent with what `obs`
-    shows; None if the random fill got stuck (the caller retries, then relaxes voids)."""
+    shows; None if the random fill got stuck (the caller retries, then relaxes voids).
+    `bias` multiplies the weight of a (slot, suit-class): what the history suggests
+    (games/bots/inference.py)."""
     me = obs.seat
     ctx = k.ctx
     slots = [s for s in range(4) if s != me]
@@ -142,17 +146,21 @@ def sample_world(obs: Observation, k: Knowledge, rng: random.Random) -> World | 
             weights = [room[s] * (NON_TRUMP_BURY if s == "kitty" else 1.0) for s in opts]
         if POINTS[c]:
             weights = [w * (POINT_BURY if s == "kitty" else 1.0) for s, w in zip(opts, weights)]
+        if bias:
+            weights = [w * bias.get((s, cls[c]), 1.0) for s, w in zip(opts, weights)]
         slot = rng.choices(opts, weights)[0]
         hands[slot].append(c)
         room[slot] -= 1
     return hands
 
 
-def relaxed_world(obs: Observation, k: Knowledge, rng: random.Random) -> World | None:
+def relaxed_world(
+    obs: Observation, k: Knowledge, rng: random.Random, bias: Mapping[tuple[Slot, str], float] | None = None
+) -> World | None:
     voids = k.voids
     k.voids = [set(), set(), set(), set()]
     try:
-        return sample_world(obs, k, rng)
+        return sample_world(obs, k, rng, bias)
     finally:
         k.voids = voids
 
@@ -263,7 +271,7 @@ class Rollout:
             if len(trick) > 1:
                 trick_voids([trick[0], trick[-1]], ctx, voids)
             if playout.score is not None:
-                break
+                return playout
             seat, trick = playout.turn, playout.trick
             kn = kns[seat]
             kn.trick = trick

@@ -7,6 +7,7 @@ from .actions import ACTION_TYPES, apply, check_play, step
 from .advice import (
     classify,
     forced_play,
+    lead_components,
     legal_declarations,
     legal_follows,
     legal_plays,
@@ -75,6 +76,7 @@ __all__ = [
     "is_legal_follow",
     "kitty_bonus",
     "kitty_multiplier",
+    "lead_components",
     "lead_refusal",
     "legal_declarations",
     "legal_follows",

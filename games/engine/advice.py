@@ -121,6 +121,12 @@ def _lead_components(hand: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
     return out
 
 
+def lead_components(hand: Sequence[str], ctx: TrumpContext) -> list[list[str]]:
+    """Every single, pair and tractor `hand` may lead (RULES §5.2; throws not included):
+    what an exhaustive search of the last tricks tries (the expert bot's endgame)."""
+    return _lead_components(hand, ctx)
+
+
 def _multisets(counts: Mapping[str, int], k: int) -> Iterator[list[str]]:
     """Distinct sub-multisets of size k of a Counter, as lists (generator), in a fixed
     order: codes sorted, more copies of an earlier code first."""

@@ -22,7 +22,9 @@ class HandRecord(models.Model):
     kept = models.PositiveIntegerField(default=0)  # ... and kept the deal in
     as_defender = models.PositiveIntegerField(default=0)
     took_over = models.PositiveIntegerField(default=0)  # defended and took the deal over
-    defended_points = models.PositiveIntegerField(default=0)  # sum of defenders' scores when defending
+    defended_points = models.IntegerField(
+        default=0
+    )  # sum of defenders' scores when defending (penalties can make one negative)
     kitty_won = models.PositiveIntegerField(default=0)
     kitty_won_points = models.PositiveIntegerField(default=0)
     kitty_conceded = models.PositiveIntegerField(default=0)

@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
                 ("kept", models.PositiveIntegerField(default=0)),
                 ("as_defender", models.PositiveIntegerField(default=0)),
                 ("took_over", models.PositiveIntegerField(default=0)),
-                ("defended_points", models.PositiveIntegerField(default=0)),
+                ("defended_points", models.IntegerField(default=0)),
                 ("kitty_won", models.PositiveIntegerField(default=0)),
                 ("kitty_won_points", models.PositiveIntegerField(default=0)),
                 ("kitty_conceded", models.PositiveIntegerField(default=0)),

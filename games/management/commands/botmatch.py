@@ -1,17 +1,21 @@
-"""manage.py botmatch --a strong --b basic --deals 200 --seed 1 [--seconds 240]
+"""manage.py botmatch --a expert --b basic --deals 400 --seed 1 [--seconds 240] [--workers 2]
 
 Duplicate evaluation of two bot levels without the web layer (docs/bots.md): each deal
 is played twice with the same cards, dealer seat and level, A on seats 0/2 then on 1/3.
 Reports A's level gain per hand and deal-pair win rate with 95% confidence intervals,
-defender-point balance, and the decision times of each level.
+defender-point balance, and the decision times of each level. `--workers N` plays the
+deal pairs in N processes; each pair's result depends on the seed and its index only, so
+the results are those of one process (the expert's search counts its effort in simulated
+cards; the strong bot's stops on the clock, so its runs are not bit-for-bit repeatable).
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bots import LEVELS, strong
+from games.bots import LEVELS, expert, strong
 from games.bots.match import mean_ci, percentile, run_duplicate, wilson_ci
 
 EVAL_STRONG_MS = 300  # half the live budget: twice the deals in the same time
+EVAL_EXPERT_MS = 300  # 3/8 of the live budget, counted as work (repeatable)
 
 
 class Command(BaseCommand):
@@ -33,21 +37,50 @@ class Command(BaseCommand):
             f"default {EVAL_STRONG_MS}, the live bot uses "
             f"{int(strong.BUDGET * 1000)}",
         )
+        parser.add_argument(
+            "--expert-ms",
+            type=int,
+            default=EVAL_EXPERT_MS,
+            help="search effort of one expert lead or bury in ms of this machine's work "
+            f"(follows get {expert.FOLLOW_SHARE:.0%}); default {EVAL_EXPERT_MS}, "
+            f"the live bot uses {int(expert.BUDGET * 1000)}",
+        )
+        parser.add_argument(
+            "--wall-clock",
+            action="store_true",
+            help="stop the expert's search on the clock too, as at a live table (not repeatable)",
+        )
+        parser.add_argument("--workers", type=int, default=1, help="processes playing deal pairs")
         parser.add_argument("--progress", action="store_true")
 
-    def handle(self, *args, a, b, deals, seed, seconds, strong_ms, progress, **options):
+    def handle(self, *args, a, b, deals, seed, seconds, strong_ms, expert_ms, wall_clock, workers, progress, **options):
         if deals < 1:
             raise CommandError("--deals must be at least 1")
-        opts = {"strong": {"budget": strong_ms / 1000}}
+        if workers < 1:
+            raise CommandError("--workers must be at least 1")
+        opts = {
+            "strong": {"budget": strong_ms / 1000},
+            "expert": {"budget": expert_ms / 1000, "wall": wall_clock},
+        }
 
         def on_pair(n, levels):
             if progress and n % 5 == 0:
                 m, lo, hi = mean_ci(levels)
                 self.stderr.write(f"  {n} deal pairs: {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
 
-        r = run_duplicate(a, b, deals=deals, seed=seed, seconds=seconds, options=opts, on_pair=on_pair)
         out = self.stdout.write
+        budgets = []
+        if "strong" in (a, b):
+            budgets.append(f"strong {strong_ms} ms a lead or bury, on the clock")
+        if "expert" in (a, b):
+            cards = int(expert_ms / 1000 * expert.CARDS_PER_SECOND)
+            clock = ", capped by the clock" if wall_clock else " (repeatable)"
+            budgets.append(f"expert {expert_ms} ms a lead or bury as work, {cards} simulated cards{clock}")
+        out(f"seed {seed}, {workers} worker(s), time budget: " + ("; ".join(budgets) or "none (no search)"))
+        r = run_duplicate(a, b, deals=deals, seed=seed, seconds=seconds, options=opts, on_pair=on_pair, workers=workers)
         n = r["pairs"]
+        if n == 0:
+            raise CommandError("no deal pair finished")
         budget = f", strong budget {strong_ms} ms" if "strong" in (a, b) else ""
         out(f"botmatch A={a} B={b} seed={seed}: {n} deal pairs ({2 * n} hands) in {r['seconds']:.0f} s{budget}")
         m, lo, hi = mean_ci(r["levels"])
@@ -66,5 +99,6 @@ class Command(BaseCommand):
             out(
                 f"decision time {level}: p50 {1000 * percentile(times, 0.5):.1f} ms  "
                 f"p95 {1000 * percentile(times, 0.95):.1f} ms  "
+                f"p99 {1000 * percentile(times, 0.99):.1f} ms  "
                 f"max {1000 * max(times):.1f} ms  ({len(times)} decisions)"
             )
