@@ -10,6 +10,7 @@ from functools import lru_cache
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.web.card_names import card_name
@@ -30,6 +31,27 @@ def card(face: dict) -> str:
         bool(face.get("from_kitty")),
         card_name(face),
     )
+
+
+@register.simple_tag
+def cards(faces: list[dict]) -> str:
+    """A row of faces (a trick, the point cards won, a kitty): one tag instead of a template
+    loop of `{% card %}`, each face's markup fetched from its cached fragment."""
+    language = get_language()
+    return mark_safe(
+        "".join(_face_fragment(f["code"], bool(f["trump"]), bool(f.get("from_kitty")), language) for f in faces)
+    )
+
+
+@lru_cache(maxsize=4096)  # 54 cards × trump or not × from the kitty or not × languages
+def _face_fragment(code: str, trump: bool, from_kitty: bool, _language: str | None) -> str:
+    """One face's markup for the active language (the face itself is a pure function of
+    the code, the trump flag and the kitty mark: games.web.rendering.card_face)."""
+    from games.web.rendering import card_face  # the web layer builds faces; it loads this module
+
+    face = card_face(code, None)
+    face["trump"], face["from_kitty"] = trump, from_kitty
+    return card(face)
 
 
 @register.simple_tag
