@@ -1,4 +1,4 @@
-"""The table's `players` and `status` regions in Python: the same markup their templates
+"""The table's `players`, `center` and `status` regions in Python: the same markup their templates
 made, at a fraction of the cost.
 
 It is rendered after every accepted action for every seat and every language its readers
@@ -9,6 +9,7 @@ string goes through `format_html` (escaped) and gettext (the same msgids the tem
 had, so the translations stand).
 """
 
+from django.template.loader import render_to_string
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -314,4 +315,176 @@ def _point_cards(sides: list[dict]) -> SafeString:
         )
     return format_html(
         '<div class="point-cards" aria-label="{}">{}</div>', _("Point cards won"), mark_safe("".join(rows))
+    )
+
+
+def _blocktrans(text: str, **values) -> SafeString:
+    """A translated sentence with its values escaped, as `{% blocktranslate %}` makes it."""
+    return mark_safe(text % {name: conditional_escape(value) for name, value in values.items()})
+
+
+def center(context: dict) -> SafeString:
+    """The trick on the table (or the one just won), what the table waits for, the trick just
+    won held for the page, a failed throw, and the hand's result."""
+    view, trick_done = context["view"], context["trick_done"]
+    parts = [_slot(p, view, trick_done) for p in context["players"]]
+    parts.append(format_html('<div class="table-message" role="status">{}</div>', _table_message(context, view)))
+    previous = context["previous_trick"]
+    if previous:
+        parts.append(_previous(previous))
+    out = [
+        format_html(
+            '<div class="trick{}" data-testid="trick" aria-label="{}"{}>{}</div>',
+            " done" if trick_done else "",
+            _("Cards on the table"),
+            format_html(' data-done="{}"', view["tricks_played"]) if trick_done else "",
+            mark_safe("".join(parts)),
+        )
+    ]
+    throw = (view or {}).get("last_failed_throw")
+    if throw and throw.get("current"):
+        out.append(_failed_throw(throw))
+    if view and view.get("result") and view["phase"] in ("scored", "finished"):
+        out.append(render_to_string("games/partials/result.html", {**context, "result": view["result"]}))
+    return mark_safe("\n".join(out))
+
+
+def _slot(p: dict, view, trick_done: bool) -> SafeString:
+    inner = ""
+    if p.get("played"):
+        inner = format_html(
+            '<div class="played cards-row" data-n="{}" aria-label="{}">{}</div>',
+            len(p["played"]),
+            _blocktrans(_("%(name)s played"), name=p["name"]),
+            cards(p["played"]),
+        )
+        if p.get("is_winning"):
+            tag = _("took the trick") if trick_done else _("winning")
+            inner += format_html('<span class="win-tag">{}</span>', tag)
+    elif p.get("declared"):
+        inner = format_html(
+            '<div class="declared cards-row" data-n="{}" aria-label="{}">{}</div>',
+            len(p["declared"]),
+            _blocktrans(_("%(name)s declared"), name=p["name"]),
+            cards(p["declared"]),
+        )
+    elif p.get("is_turn") and view["phase"] == "play":
+        inner = mark_safe('<div class="waiting-slot" aria-hidden="true"><span></span><span></span><span></span></div>')
+    return format_html(
+        '<div class="slot slot-{}{}" data-seat="{}">{}</div>',
+        p["place"],
+        " winning" if p.get("is_winning") else "",
+        p["position"],
+        inner,
+    )
+
+
+def _table_message(context: dict, view) -> SafeString:
+    table = context["table"]
+    if not view:
+        if table.status == "waiting" and not context["is_owner"]:
+            if context["can_start"]:
+                return format_html("<p>{}</p>", _("Everyone is seated. The table's owner starts the match."))
+            return format_html("<p>{}</p>", _("Waiting for four players. Take a seat!"))
+        return mark_safe("")
+    phase = view["phase"]
+    if phase in ("deal", "last_chance"):
+        if phase == "deal":
+            title = _("Dealing…")
+        else:
+            title = format_html("<strong>{}</strong> ", _("Last chance to declare!"))
+            if context["clock_kind"] == "last_chance":
+                title += clock(context["deadline_ms"], _("time left to declare"), False)
+        parts = [format_html('<p class="phase-title">{}</p>', title)]
+        standing = context["standing"]
+        if standing:
+            parts.append(
+                format_html(
+                    '<p>{} <span class="suit-big{}">{}</span></p>',
+                    _blocktrans(_("%(name)s declared"), name=standing["name"]),
+                    " red" if standing["red"] else "",
+                    _("no-trump") if standing["no_trump"] else standing["symbol"],
+                )
+            )
+        else:
+            sentence = _("Declare trump with a level card (%(level)s) or a pair of jokers.")
+            parts.append(format_html('<p class="muted-felt">{}</p>', _blocktrans(sentence, level=view["level"])))
+        return mark_safe("".join(parts))
+    if phase == "bury":
+        parts = []
+        if context["flipped"]:
+            parts.append(
+                format_html(
+                    '<div class="flipped"><span>{}</span> {}</div>',
+                    _("Nobody declared; the kitty's 4th card is turned up:"),
+                    cards([context["flipped"]]),
+                )
+            )
+        if view["dealer"] == context["viewer_seat"]:
+            parts.append(format_html("<p><strong>{}</strong></p>", _("You picked up the kitty. Bury 8 cards.")))
+        else:
+            sentence = _("%(name)s picks up the kitty and buries 8 cards…")
+            parts.append(format_html("<p>{}</p>", _blocktrans(sentence, name=context["dealer_name"])))
+        return mark_safe("".join(parts))
+    if phase == "play":
+        parts = []
+        last = context["last_trick"]
+        if context["trick_done"] and last:
+            sentence = ngettext(
+                "%(winner)s takes the trick (%(points)s point).",
+                "%(winner)s takes the trick (%(points)s points).",
+                last["points"],
+            )
+            parts.append(
+                format_html(
+                    '<p class="trick-won">{}</p>', _blocktrans(sentence, winner=last["winner"], points=last["points"])
+                )
+            )
+        if not view["trick"]:
+            if view["turn"] == context["viewer_seat"]:
+                lead = _("Your lead.")
+            else:
+                lead = _blocktrans(_("%(name)s leads."), name=context["turn_name"])
+            parts.append(format_html('<p class="muted-felt">{}</p>', lead))
+        return mark_safe("".join(parts))
+    return mark_safe("")
+
+
+def _previous(previous: dict) -> SafeString:
+    slots = mark_safe(
+        "".join(
+            format_html(
+                '<div class="slot slot-{}{}"><div class="cards-row" data-n="{}">{}</div>{}</div>',
+                slot["place"],
+                " winning" if slot["is_winning"] else "",
+                len(slot["cards"]),
+                cards(slot["cards"]),
+                format_html('<span class="win-tag">{}</span>', _("took the trick")) if slot["is_winning"] else "",
+            )
+            for slot in previous["slots"]
+        )
+    )
+    return format_html(
+        '<div class="trick-previous" data-trick="{}" data-winner="{}" aria-hidden="true">{}</div>',
+        previous["number"],
+        previous["winner_place"],
+        slots,
+    )
+
+
+def _failed_throw(throw: dict) -> SafeString:
+    if throw["defenders_delta"] > 0:
+        penalty = _("Penalty: %(penalty)s points to the defenders.")
+    else:
+        penalty = _("Penalty: %(penalty)s points off the defenders.")
+    return format_html(
+        '<div class="notice failed-throw" role="alert"><strong>{}</strong>'
+        '<div class="throw-row"><span>{}</span> <span class="cards-row small">{}</span></div>'
+        '<div class="throw-row"><span>{}</span> <span class="cards-row small">{}</span></div><div>{}</div></div>',
+        _blocktrans(_("%(name)s's throw failed!"), name=throw["name"]),
+        _("Tried:"),
+        cards(throw["attempted_faces"]),
+        _("Must lead:"),
+        cards(throw["forced_faces"]),
+        _blocktrans(penalty, penalty=throw["penalty"]),
     )

@@ -318,7 +318,7 @@ def _last_trick(view, ctx, names):
 
 
 # Regions made in Python (games/web/regions.py), not by a template: the costliest per render.
-PYTHON_REGIONS = {"players": regions.players, "status": regions.status}
+PYTHON_REGIONS = {"players": regions.players, "center": regions.center, "status": regions.status}
 
 
 def render_regions(context: dict, regions=REGIONS) -> dict[str, str]:
