@@ -38,20 +38,22 @@ def cards(faces: list[dict]) -> str:
     """A row of faces (a trick, the point cards won, a kitty): one tag instead of a template
     loop of `{% card %}`, each face's markup fetched from its cached fragment."""
     language = get_language()
-    return mark_safe(
-        "".join(_face_fragment(f["code"], bool(f["trump"]), bool(f.get("from_kitty")), language) for f in faces)
-    )
+    return mark_safe("".join(_face_fragment(face, language) for face in faces))
 
 
-@lru_cache(maxsize=4096)  # 54 cards × trump or not × from the kitty or not × languages
-def _face_fragment(code: str, trump: bool, from_kitty: bool, _language: str | None) -> str:
-    """One face's markup for the active language (the face itself is a pure function of
-    the code, the trump flag and the kitty mark: games.web.rendering.card_face)."""
-    from games.web.rendering import card_face  # the web layer builds faces; it loads this module
+_FRAGMENTS: dict[tuple, str] = {}  # (code, trump, from the kitty, language) → markup
 
-    face = card_face(code, None)
-    face["trump"], face["from_kitty"] = trump, from_kitty
-    return card(face)
+
+def _face_fragment(face: dict, language: str | None) -> str:
+    """One face's markup in the active language: a face is a pure function of its code, its
+    trump flag and its kitty mark (games.web.rendering.card_face), so that is the key."""
+    key = (face["code"], bool(face["trump"]), bool(face.get("from_kitty")), language)
+    html = _FRAGMENTS.get(key)
+    if html is None:
+        if len(_FRAGMENTS) >= 4096:  # 54 cards × 2 × 2 × the site's languages: never, in practice
+            _FRAGMENTS.clear()
+        html = _FRAGMENTS[key] = card(face)
+    return html
 
 
 @register.simple_tag
