@@ -19,6 +19,9 @@ What it does (docs/performance.md):
 - measures from T for --seconds: (a) card due time (deal_started_at + i*pace, from the DB)
   → arrival at that seat's socket; (b) each accepted action (TableEvent.created_at) →
   arrival of a "state" with that version (or a later one) at every socket of the table;
+- with --baseline, afterwards the same client load on a minimal Channels app
+  (bench/baseline_app.py in a daphne process of its own: one write and one group send per
+  update, 4 sockets per room) and the project's CPU per action divided by its CPU per update;
 - then a connect storm, as after a server restart: the server is stopped and started again
   (its memory is gone), and all sockets of --storm-tables tables reconnect at once; the
   time from the new server listening until each has its fresh "state", and every failed
@@ -51,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import live_baseline  # noqa: E402
 from live_data import (  # noqa: E402
     LOOPBACK,
     CannotRun,
@@ -92,6 +96,7 @@ def fail(message: str) -> None:
 
 
 def stop_server() -> None:
+    live_baseline.stop()
     if SERVER is not None and SERVER.poll() is None:
         SERVER.send_signal(signal.SIGINT)
         try:
@@ -353,8 +358,14 @@ async def run(args, port, server_env, log_path):
     playing = set(play_ids)
     play_events = [e for e in events if e[0] in playing]
     cores = os.cpu_count() or 1
+    actions_per_s = len(events) / args.seconds
     result = {
         "window_s": t1 - t0,
+        # The issue's figures (docs/performance.md): server CPU per accepted action over the
+        # window (everything the process did, the bots' own decisions included), actions/s,
+        # and accepted action → state at every socket, p99.
+        "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / len(events) if events else None,
+        "action_p99_ms": percentiles(actions).get("p99"),
         "cards": percentiles(cards),
         "cards_missing": cards_missing,
         "cards_in_state": cards_in_state,
@@ -365,7 +376,7 @@ async def run(args, port, server_env, log_path):
         "strong_actions_per_s": sum(1 for e in events if e[0] in strong_ids) / args.seconds,
         "thinkers_cpu_pct": 100 * (thinkers1 - thinkers0) / (t1 - t0),
         "bot_move_waits": percentiles(bot_move_waits(play_events, args.bot_delay_ms)),
-        "actions_per_s": len(events) / args.seconds,
+        "actions_per_s": actions_per_s,
         "play_actions_per_s": len(play_events) / args.seconds,
         "cards_per_s": len(cards) / args.seconds,
         "messages": {kind: n for kind, n in messages.items() if n},
@@ -422,6 +433,23 @@ async def run(args, port, server_env, log_path):
     await asyncio.gather(*(c.close() for c in everyone), return_exceptions=True)
     if profiler is not None:
         await loop.run_in_executor(None, profiler.wait)
+    if args.baseline:
+        stop_server()  # one server at a time: the baseline gets the machine the project had
+        await in_db(live_baseline.prepare_table)
+        rooms = len(play_ids) or len(deal_ids)
+        print(f"baseline: {rooms} rooms × 4 sockets on bench/baseline_app.py for {args.seconds:.0f} s")
+        baseline = await live_baseline.measure(
+            rooms=rooms,
+            cookies=[c.cookie for c in play_clients + deal_clients],
+            port=free_port(),
+            env=server_env,
+            log_path=log_path + ".baseline",
+            seconds=args.seconds,
+        )
+        result["baseline"] = baseline
+        result["baseline_cpu_ms_per_update"] = baseline["cpu_ms_per_update"]
+        if baseline["cpu_ms_per_update"] and result["cpu_ms_per_action"]:
+            result["ratio_to_baseline"] = result["cpu_ms_per_action"] / baseline["cpu_ms_per_update"]
     await in_db(close_db)
     db.shutdown()
     return result
@@ -471,7 +499,18 @@ def report(args, result, log_path) -> None:
         + f"errors {storm['errors']} {storm['error_kinds'] or ''}; server CPU {storm['server_cpu_pct']:.0f}%",
         f"server log: {result['server_log']['tracebacks']} tracebacks, "
         f"{result['server_log']['max_connections']} 'Too many connections'",
+        f"server CPU per accepted action: {_ms(result['cpu_ms_per_action'])} "
+        f"({result['actions_per_s']:.1f} actions/s, action p99 {_ms(result['action_p99_ms'])})",
     ]
+    baseline = result.get("baseline")
+    if baseline:
+        lines += [
+            f"baseline (bench/baseline_app.py, {baseline['rooms']} rooms × 4 sockets, one write + one group send "
+            f"per update): {_ms(baseline['cpu_ms_per_update'])} of CPU per update, "
+            f"{baseline['updates_per_s']:.1f} updates/s at {baseline['server_cpu_pct']:.0f}%, "
+            f"update → every socket {fmt(baseline['update_to_sockets'])}, missing {baseline['deliveries_missing']}",
+            f"ratio to the baseline (CPU per action ÷ CPU per update): {result.get('ratio_to_baseline', 0):.2f}",
+        ]
     ok_a = result["cards"].get("p99", 0) <= TARGET_P99_MS and not result["cards_missing"]
     ok_b = result["actions"].get("p99", 0) <= TARGET_P99_MS and not result["actions_missing"]
     ok_s = (
@@ -489,6 +528,10 @@ def report(args, result, log_path) -> None:
         for path in (args.profile, args.profile + ".storm"):
             if Path(path).exists():
                 print(profile_summary(path))
+
+
+def _ms(value) -> str:
+    return "n/a" if value is None else f"{value:.2f} ms"
 
 
 def main():
@@ -515,13 +558,19 @@ def main():
     parser.add_argument("--timeout", type=float, default=None, help="hard limit in seconds (default: scaled)")
     parser.add_argument("--json", help="also write the numbers to this file")
     parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="then run a minimal Channels app (bench/baseline_app.py) under the same client load "
+        "and print the CPU per action divided by its CPU per update",
+    )
+    parser.add_argument(
         "--profile",
         help="py-spy the server during the window (and the storm) into this file; "
-        "needs py-spy in the venv (pip install py-spy; not a project dependency)",
+        "needs py-spy (a test dependency: bash .ci/setup test)",
     )
     args = parser.parse_args()
     if args.profile and not (Path(sys.executable).parent / "py-spy").exists():
-        parser.error("--profile needs py-spy in the virtualenv (pip install py-spy)")
+        parser.error("--profile needs py-spy in the virtualenv (a test dependency: bash .ci/setup test)")
     if args.dealing < 0 or args.playing < 0 or args.dealing + args.playing == 0 or args.seconds <= 0:
         parser.error("need at least one table and a positive window")
     tables = args.dealing + args.playing + args.strong

@@ -11,7 +11,7 @@ from pathlib import Path
 
 
 def start_profiler(pid: int, seconds: float, path: str | None):
-    """py-spy (only if installed in the venv; not a project dependency) on the server, all threads."""
+    """py-spy (a test dependency, pinned in pyproject.toml) on the server, all threads."""
     if not path:
         return None
     pyspy = Path(sys.executable).parent / "py-spy"

@@ -56,7 +56,7 @@ from live_data import (  # noqa: E402
     setup_django,
     start_matches,
 )
-from live_measure import action_latencies, fmt, percentiles  # noqa: E402
+from live_measure import action_latencies, cpu_seconds, fmt, percentiles  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/doubleup_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/1"
@@ -121,6 +121,18 @@ def server_rss_mb(run_dir: Path) -> dict[str, float]:
     return rss
 
 
+def server_cpu_s(run_dir: Path) -> float:
+    """CPU seconds used so far by all daphne processes of the stack together."""
+    total = 0.0
+    for entry in json.loads((run_dir / "processes.json").read_text()):
+        if entry["name"].startswith("daphne-"):
+            try:
+                total += cpu_seconds(entry["pid"])
+            except OSError:
+                continue
+    return total
+
+
 class Churn:
     """Sockets that hang up and reconnect, one after another, at a steady rate."""
 
@@ -170,11 +182,11 @@ async def run(args, port, stack_env, run_dir):
     rows, total_errors, tracebacks_seen = [], 0, 0
     started = time.time()
     for minute in range(1, args.minutes + 1):
-        window_start = time.time()
+        window_start, cpu_start = time.time(), server_cpu_s(run_dir)
         for client in watchers:
             client.unexpected.clear()
         await asyncio.sleep(max(0.0, started + 60 * minute - time.time()))
-        window_end = time.time()
+        window_end, cpu_end = time.time(), server_cpu_s(run_dir)
         await asyncio.sleep(args.grace)  # the states of the minute's last actions
         events = await in_db(
             events_between,
@@ -192,7 +204,18 @@ async def run(args, port, stack_env, run_dir):
         errors = socket_errors + failed + new_tracebacks + missing
         total_errors += errors
         rss = server_rss_mb(run_dir)
-        rows.append({"minute": minute, "rss_mb": rss, "errors": errors})
+        cpu_s = cpu_end - cpu_start
+        rows.append(
+            {
+                "minute": minute,
+                "rss_mb": rss,
+                "errors": errors,
+                "actions_per_s": len(events) / (window_end - window_start),
+                "server_cpu_pct": 100 * cpu_s / (window_end - window_start),
+                "cpu_ms_per_action": 1000 * cpu_s / len(events) if events else None,
+                "action_p99_ms": percentiles(latencies).get("p99"),
+            }
+        )
         # Finished matches start again, so the load stays the same all along.
         ended = [t for t, phase in (await in_db(phase_by_table, table_ids)).items() if phase == "finished"]
         if ended:
@@ -203,7 +226,9 @@ async def run(args, port, stack_env, run_dir):
             + f" | errors {errors} (sockets {socket_errors}, reconnects failed {failed}, "
             f"tracebacks {new_tracebacks}, states missing {missing})"
             f" | {len(events)} actions, action → every socket {fmt(percentiles(latencies))}"
-            f" | {len(reconnects)} reconnects p99 {percentiles(reconnects).get('p99', 0):.0f} ms"
+            f" | servers' CPU {rows[-1]['server_cpu_pct']:.0f}%"
+            + (f", {rows[-1]['cpu_ms_per_action']:.2f} ms per action" if events else "")
+            + f" | {len(reconnects)} reconnects p99 {percentiles(reconnects).get('p99', 0):.0f} ms"
             + (f" | {len(ended)} matches restarted" if ended else ""),
             flush=True,
         )

@@ -127,6 +127,29 @@ async def test_spectators_share_the_render_of_the_latest_version_only(players, f
     first = await late.receive_until(lambda m: m.get("type") == "state")
     # Everyone is shown the newest version, never the render kept from before it.
     assert first["version"] == back[0]["version"] == back[1]["version"]
-    assert first["html"] == back[0]["html"] and "north" in first["html"]["players"]
+    # A socket is sent the regions that changed since its last state; a new one all of them.
+    assert set(first["html"]) == set(rendering.REGIONS) and "north" in first["html"]["players"]
+    assert back[0]["html"] == back[1]["html"] and "north" in back[0]["html"]["players"]
+    assert all(first["html"][name] == html for name, html in back[0]["html"].items())
     for client in [north, late, *watchers]:
+        await client.close()
+
+
+async def test_a_state_carries_only_the_regions_that_changed_and_a_resync_all(players, fast_clock):
+    from games.web import rendering
+
+    table = await sync_to_async(make_table)(players[0], players=players)
+    north = await ws_client(f"/ws/table/{table.pk}/", players[0])
+    watcher = await ws_client(f"/ws/table/{table.pk}/", await sync_to_async(make_user)("watcher"))
+    first = await watcher.receive_until(lambda m: m.get("type") == "state")
+    assert set(first["html"]) == set(rendering.REGIONS)
+    await north.send({"action": "stand", "version": first["version"]})
+    stood = await watcher.receive_until(lambda m: m.get("type") == "state" and m["version"] > first["version"])
+    # North left the seat: the seats changed; a spectator's (empty) hand did not.
+    assert "players" in stood["html"] and "hand" not in stood["html"]
+    assert all(stood["html"][name] != first["html"][name] for name in stood["html"])
+    await watcher.send({"action": "sync"})
+    synced = await watcher.receive_until(lambda m: m.get("type") == "state")
+    assert set(synced["html"]) == set(rendering.REGIONS) and synced["html"]["players"] == stood["html"]["players"]
+    for client in (north, watcher):
         await client.close()

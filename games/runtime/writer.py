@@ -74,20 +74,23 @@ def table_act(
             table=table, seats=seats, game=game, action=dict(action), user=user, issuer=issuer, now=now
         )
         actor = user if issuer in (Issuer.PLAYER, Issuer.MODERATOR) else None
+        rows = []
         for step in applied:
             table.version += 1
             records.record_events(table, table.version, step, now)  # first: it may start a hand
-            table_rows.append_event(
-                table=table,
-                seq=table.version,
-                hand=records.current_hand(table),
-                actor=actor,
-                source=issuer.value,
-                action=step.action,
-                events=step.events,
-                now=now,
+            rows.append(
+                table_rows.event_row(
+                    table=table,
+                    seq=table.version,
+                    hand=records.current_hand(table),
+                    actor=actor,
+                    source=issuer.value,
+                    action=step.action,
+                    events=step.events,
+                    now=now,
+                )
             )
-        table_rows.save(table, now)
+        table_rows.append_and_save(table, rows, now)  # the log and the row, in this transaction
         version = table.version
         written = table_cache.LoadedTable(table=table, seats=seats, game=_game_after(table, state_before, game, held))
         transaction.on_commit(lambda: table_cache.remember(written))  # before anyone is told

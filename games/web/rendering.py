@@ -15,6 +15,7 @@ from games import bot_levels, engine
 from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
+from games.web import regions
 from games.web.i18n import PHASES, refusal_sentence
 from games.web.names import SEAT_NAMES, bot_name
 
@@ -322,8 +323,17 @@ def _last_trick(view, ctx, names):
     }
 
 
+# Regions made in Python (games/web/regions.py), not by a template: the costliest per render.
+PYTHON_REGIONS = {"players": regions.players, "center": regions.center, "status": regions.status}
+
+
 def render_regions(context: dict, regions=REGIONS) -> dict[str, str]:
-    return {name: render_to_string(f"games/partials/{name}.html", context) for name in regions}
+    return {
+        name: PYTHON_REGIONS[name](context)
+        if name in PYTHON_REGIONS
+        else render_to_string(f"games/partials/{name}.html", context)
+        for name in regions
+    }
 
 
 SHAPES = {

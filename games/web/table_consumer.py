@@ -44,7 +44,7 @@ CLIENT_ACTIONS = {
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
 # language, owner or not) serves them all (the view has no hand, RULES §9). Only the
 # latest is kept: older versions are never shown again.
-_SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((version, dealt), regions as JSON)
+_SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((version, dealt), regions JSON-encoded)
 _SPECTATOR_RENDERS_MAX = 5000
 
 
@@ -53,6 +53,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         self.user = self.scope["user"]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.version = -1
+        self.shown: dict[str, str] = {}  # region → its HTML (JSON-encoded) as this page has it now
         self.deal_task = None
         self.heartbeat = None
         self.watching = False  # counted as a spectator (games/runtime/presence.py)
@@ -193,16 +194,23 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if snapshot is None:
             await self.close(code=4404)
             return
-        version, regions_json, deal_plan, seat = snapshot
+        version, regions, deal_plan, seat = snapshot
         if (seat is None) != self.watching:
             await self._set_watching(seat is None)
         if version < self.version and not force:
             return
+        if force or version < self.version:
+            self.shown = {}  # a resync (or an older state after a newer one): every region
         self.version = version
-        # The regions are JSON already: encoded once, whoever else is shown them. "now" (the
-        # server's clock, ms) lets the page count down to the deadlines the regions carry.
+        # Only the regions that differ from what this page shows: the page keeps the others
+        # (static/js/table.js patches the regions a state carries). Each region is JSON
+        # already, encoded once for whoever is shown it. "now" (the server's clock, ms) lets
+        # the page count down to the deadlines the regions carry.
+        changed = [f'"{name}": {html}' for name, html in regions.items() if self.shown.get(name) != html]
+        self.shown = regions
         now_ms = int(time.time() * 1000)
-        await self.send(text_data=f'{{"type": "state", "version": {version}, "now": {now_ms}, "html": {regions_json}}}')
+        html = "{" + ", ".join(changed) + "}"
+        await self.send(text_data=f'{{"type": "state", "version": {version}, "now": {now_ms}, "html": {html}}}')
         if self.deal_task:
             self.deal_task.cancel()
             self.deal_task = None
@@ -265,16 +273,17 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         key = (table.pk, self.language, self.user.pk == table.owner_id)
         stamp = (table.version, game.dealt if game else 0)
         shared = _SPECTATOR_RENDERS.get(key) if seat is None else None
-        regions_json = shared[1] if shared and shared[0] == stamp else None
+        regions = shared[1] if shared and shared[0] == stamp else None
         view = None
-        if regions_json is None:
+        if regions is None:
             view = engine.view(game, seat) if game else None
             with translation.override(self.language):
-                regions_json = json.dumps(rendering.render_regions(rendering.table_context(view=view, **context_args)))
+                rendered = rendering.render_regions(rendering.table_context(view=view, **context_args))
+            regions = {name: json.dumps(html) for name, html in rendered.items()}
             if seat is None:
                 if len(_SPECTATOR_RENDERS) >= _SPECTATOR_RENDERS_MAX:
                     _SPECTATOR_RENDERS.clear()
-                _SPECTATOR_RENDERS[key] = (stamp, regions_json)
+                _SPECTATOR_RENDERS[key] = (stamp, regions)
         deal_plan = None
         if game is not None and game.phase == "deal" and seat is not None:
             upcoming = [
@@ -285,7 +294,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             # _deal steps on from this game without changing it (engine.step), from the
             # declarations this view offered (a seat's render is never shared).
             deal_plan = (game, seat, upcoming, view["can_declare"])
-        return table.version, regions_json, deal_plan, seat
+        return table.version, regions, deal_plan, seat
 
     async def _set_watching(self, watching: bool):
         """Count this socket as a spectator (or stop)."""

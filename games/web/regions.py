@@ -1,0 +1,530 @@
+"""The table's `players`, `center` and `status` regions in Python: the same markup their templates
+made, at a fraction of the cost.
+
+It is rendered after every accepted action for every seat and every language its readers
+use, on the first page load as on every push (games/web/rendering.render_regions, the one
+entry point): as a Django template its ~25 tags per seat cost ≈ 0.5 ms a render, the
+largest share of an action's CPU after the other regions (docs/performance.md). Every
+string goes through `format_html` (escaped) and gettext (the same msgids the template
+had, so the translations stand).
+"""
+
+from django.template.loader import render_to_string
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.templatetags.cards import cards
+
+
+def clock(deadline_ms, label: str, big: bool) -> SafeString:
+    """A running countdown to `deadline_ms` (epoch ms); static/js/table.js counts it down
+    with the server's clock (as templates/games/partials/clock.html)."""
+    return format_html(
+        '<span class="clock{}" data-testid="clock" data-deadline="{}" role="timer" aria-label="{}">'
+        '<span class="clock-s" aria-hidden="true"></span></span>',
+        " clock-big" if big else "",
+        deadline_ms,
+        label,
+    )
+
+
+def players(context: dict) -> SafeString:
+    """The four seats around the table, the reader at the bottom, and the owner's start button."""
+    view, waiting = context["view"], context["table"].status == "waiting"
+    parts = [_seat(p, context, view, waiting) for p in context["players"]]
+    if waiting and context["is_owner"]:
+        parts.append(
+            format_html(
+                '<div class="start-area"><button type="button" class="btn primary big" data-action="start_match"{}>{}</button>{}</div>',
+                "" if context["can_start"] else mark_safe(" disabled"),
+                _("Start the match"),
+                ""
+                if context["can_start"]
+                else format_html("<small>{}</small>", _("All four seats must be filled (people or bots).")),
+            )
+        )
+    return mark_safe("\n".join(parts))
+
+
+def _seat(p: dict, context: dict, view, waiting: bool) -> str:
+    name = p["name"]
+    shown = name or _("(empty seat)")
+    classes = f"seat seat-{p['place']} team-{p['team']}"
+    classes += " is-turn" * bool(p.get("is_turn")) + " is-me" * bool(p["is_me"])
+    classes += " is-dealer" * bool(p.get("is_dealer")) + " is-free" * bool(p["is_free"])
+    avatar = "⚙" if p["is_bot"] else (name[0].upper() if name else "·")
+    you = format_html(' <span class="you">{}</span>', _("(you)")) if p["is_me"] else ""
+    team = _("North–South") if p["team"] == 0 else _("East–West")
+    # A bot's seat reads as its compass point, its level on a line of its own (never cut off).
+    level = (
+        format_html('<span class="seat-level" data-testid="seat-level">{}</span>', p["bot_label"])
+        if p["is_bot"]
+        else ""
+    )
+    head = format_html(
+        '<div class="seat-head"><span class="avatar" aria-hidden="true">{}</span><div class="seat-id">'
+        '<strong class="seat-name" title="{}">{}{}</strong>{}<span class="seat-team">{}</span></div></div>',
+        avatar,
+        name,
+        p["compass"] if p["is_bot"] else shown,
+        you,
+        level,
+        team,
+    )
+    meta = _meta(p, context, view) if view else ""
+    actions = _actions(p, context) if waiting else ""
+    return format_html(
+        '<section{} class="{}" data-seat="{}" data-testid="seat" aria-label="{}">{}{}{}</section>',
+        format_html(' data-bot-level="{}"', p["bot_level"]) if p.get("bot_level") else "",
+        classes,
+        p["position"],
+        shown,
+        head,
+        meta,
+        actions,
+    )
+
+
+def _meta(p: dict, context: dict, view) -> str:
+    parts = []
+    if p.get("is_dealer"):
+        parts.append(format_html('<span class="badge dealer">{}</span>', _("Dealer")))
+    if p["autoplay"]:
+        parts.append(
+            format_html(
+                '<span class="badge auto" title="{}">{}</span>',
+                _("Out of time: a bot plays for this seat until its player is back."),
+                _("bot playing"),
+            )
+        )
+    parts.append(
+        format_html(
+            '<span class="count"><span class="back" aria-hidden="true"></span><span class="visually-hidden">{}:</span> '
+            '<span class="count-n">{}</span></span>',
+            _("cards in hand"),
+            p.get("count"),
+        )
+    )
+    if p.get("is_turn"):
+        flag = _("burying") if view["phase"] == "bury" else _("to play")
+        parts.append(format_html('<span class="turn-flag">{}</span>', flag))
+        if context["clock_kind"] == "turn":
+            parts.append(clock(context["deadline_ms"], _("time left to play"), False))
+    return format_html('<div class="seat-meta">{}</div>', mark_safe(" ".join(parts)))
+
+
+def _actions(p: dict, context: dict) -> str:
+    table, buttons = context["table"], []
+    if p["is_free"]:
+        sit = _("Sit here") if context["viewer_seat"] is None else _("Move here")
+        buttons.append(_button("btn sit", "sit", p["position"], sit))
+        if context["is_owner"] and table.allow_bots:
+            position = p["position"]
+            buttons.append(
+                format_html(
+                    '<span class="bot-add">{}<button type="button" class="btn ghost" data-action="add_bot" '
+                    'data-seat="{}" data-level-from="bot-level-{}">{}</button></span>',
+                    _level_list(context, position, context["bot_level_default"]),
+                    position,
+                    position,
+                    _("Add bot"),
+                )
+            )
+    elif p["is_bot"] and context["is_owner"]:
+        changes = format_html(' data-action="bot_level" data-seat="{}"', p["position"])
+        buttons.append(_level_list(context, p["position"], p["bot_level"], changes))
+        buttons.append(_button("btn ghost", "remove_bot", p["position"], _("Remove bot")))
+    elif p["is_me"]:
+        buttons.append(
+            format_html('<button type="button" class="btn ghost" data-action="stand">{}</button>', _("Leave seat"))
+        )
+    return format_html('<div class="seat-actions">{}</div>', mark_safe("".join(buttons)))
+
+
+def _level_list(context: dict, position: int, chosen: str, attributes: str = "") -> str:
+    """The owner's choice of a bot's level (games/bot_levels.py) for the seat at `position`."""
+    options = mark_safe(
+        "".join(
+            format_html(
+                '<option value="{}"{}>{}</option>', value, mark_safe(" selected") if value == chosen else "", label
+            )
+            for value, label in context["bot_levels"]
+        )
+    )
+    return format_html(
+        '<label class="visually-hidden" for="bot-level-{}">{}</label>'
+        '<select class="bot-level" id="bot-level-{}" data-testid="bot-level"{}>{}</select>',
+        position,
+        _("Bot level"),
+        position,
+        attributes,
+        options,
+    )
+
+
+def _button(classes: str, action: str, seat: int, label: str, level: str | None = None) -> str:
+    extra = format_html(' data-level="{}"', level) if level else ""
+    return format_html(
+        '<button type="button" class="{}" data-action="{}" data-seat="{}"{}>{}</button>',
+        classes,
+        action,
+        seat,
+        extra,
+        label,
+    )
+
+
+def status(context: dict) -> SafeString:
+    """The scoreboard: hand, phase, level, trump, points, teams, the dealer and the turn,
+    the point cards won, the last trick, the reader's own buried cards."""
+    table, view = context["table"], context["view"]
+    if view:
+        phase = format_html(
+            '{} · <span class="phase">{}</span>', _("Hand %(n)s") % {"n": view["hand_no"]}, context["phase_label"]
+        )
+    else:
+        seated = context["seated"]
+        phase = format_html(
+            "{} · {}",
+            table.get_status_display(),
+            ngettext("%(n)s of 4 seated", "%(n)s of 4 seated", seated) % {"n": seated},
+        )
+    head = format_html(
+        '<div class="sb-head"><span class="sb-table">{}</span><span class="sb-phase">{}</span></div>', table.name, phase
+    )
+    return format_html('<div class="scoreboard">{}{}</div>', head, _scoreboard(context, view) if view else "")
+
+
+def _scoreboard(context: dict, view: dict) -> SafeString:
+    parts = [_tiles(context, view)]
+    if view["phase"] in ("deal", "last_chance"):
+        parts.append(
+            format_html(
+                '<div class="deal-meter"><span class="tile-label">{}</span><span class="meter" aria-hidden="true">'
+                '<span class="meter-bar" style="width: {}%"></span></span><span class="dealt" data-dealt="{}">{} / 100</span></div>',
+                _("Dealt"),
+                view["dealt"],
+                view["dealt"],
+                view["dealt"],
+            )
+        )
+    parts.append(_teams(context, view))
+    parts.append(_status_grid(context, view))
+    if context["point_cards"]:
+        parts.append(_point_cards(context["point_cards"]))
+    last = context["last_trick"]
+    if last and not context["trick_done"]:
+        plays = mark_safe(
+            "".join(
+                format_html(
+                    '<li><span class="who">{}</span> <span class="cards-row small">{}</span></li>',
+                    play["name"],
+                    cards(play["cards"]),
+                )
+                for play in last["plays"]
+            )
+        )
+        took = ngettext(
+            "%(winner)s took it (%(points)s point).", "%(winner)s took it (%(points)s points).", last["points"]
+        ) % {"winner": conditional_escape(last["winner"]), "points": last["points"]}
+        parts.append(
+            format_html(
+                '<details class="last-trick" data-keep="last-trick"><summary>{}</summary><ul>{}</ul><p>{}</p></details>',
+                _("Last trick"),
+                plays,
+                mark_safe(took),
+            )
+        )
+    if context["kitty"] and view["phase"] == "play":
+        parts.append(
+            format_html(
+                '<div class="my-bury"><span class="tile-label">{}</span> <span class="cards-row small">{}</span></div>',
+                _("Your buried cards (only you see them)"),
+                cards(context["kitty"]),
+            )
+        )
+    return mark_safe("".join(parts))
+
+
+def _tiles(context: dict, view: dict) -> SafeString:
+    trump, standing = view["trump"], context["standing"]
+    if trump == "NT":
+        shown = format_html('<span class="nt">{}</span>', _("no-trump"))
+    elif trump:
+        shown = format_html('<span class="{}">{}</span>', "red" if trump in ("H", "D") else "", context["trump_symbol"])
+    elif standing:
+        shown = format_html(
+            '<span class="provisional{}" title="{}">{}?</span>',
+            " red" if standing["red"] else "",
+            _("declared, not fixed yet"),
+            _("no-trump") if standing["no_trump"] else standing["symbol"],
+        )
+    else:
+        shown = format_html('<span class="unknown" title="{}">?</span>', _("not fixed yet"))
+    penalties = view.get("penalties") or 0
+    note = (
+        format_html('<span class="tile-note">{} {}{}</span>', _("penalties"), "+" if penalties > 0 else "", penalties)
+        if penalties
+        else ""
+    )
+    level = view["result"]["level"] if view.get("result") else view["level"]
+    return format_html(
+        '<div class="sb-tiles"><div class="tile"><span class="tile-label">{}</span><span class="tile-value level-rank">{}</span></div>'
+        '<div class="tile"><span class="tile-label">{}</span><span class="tile-value trump-value">{}</span></div>'
+        '<div class="tile"><span class="tile-label">{}</span><span class="tile-value points">{}</span>{}</div></div>',
+        _("Level rank"),
+        level,
+        _("Trump"),
+        shown,
+        _("Defenders' points"),
+        view["defender_points"],
+        note,
+    )
+
+
+def _teams(context: dict, view: dict) -> SafeString:
+    dealer, my_team, rows = view["dealer"], context["my_team"], []
+    for team in (0, 1):
+        dealer_team = dealer is not None and (dealer % 2 == 0) == (team == 0)
+        mine = my_team is not None and my_team == team
+        name = _("North–South") if team == 0 else _("East–West")
+        role = "" if dealer is None else (_("dealer team") if dealer_team else _("defenders"))
+        rows.append(
+            format_html(
+                '<li class="team-row team-{}{}{}"><span class="team-name">{}{}</span><span class="team-role">{}</span>'
+                '<span class="team-level" title="{}">{}</span></li>',
+                team,
+                " dealer-team" if dealer_team else "",
+                " mine" if mine else "",
+                name,
+                format_html(" <small>{}</small>", _("(your team)")) if mine else "",
+                role,
+                _("level"),
+                _level_of(view["levels"], team),
+            )
+        )
+    return format_html('<ul class="teams">{}</ul>', mark_safe("".join(rows)))
+
+
+def _level_of(levels, team: int):
+    """`levels` as the engine's view has it: keyed by the team as a string (a JSON object)."""
+    return levels[str(team)] if str(team) in levels else levels[team]
+
+
+def _status_grid(context: dict, view: dict) -> SafeString:
+    dealer = (
+        context["dealer_name"]
+        if view["dealer"] is not None
+        else format_html('<span class="muted">{}</span>', _("first to declare"))
+    )
+    parts = [format_html('<dt class="sg-dealer">{}</dt><dd class="sg-dealer">{}</dd>', _("Dealer"), dealer)]
+    if view["turn"] is not None:
+        parts.append(
+            format_html('<dt class="sg-turn">{}</dt><dd class="turn sg-turn">{}</dd>', _("Turn"), context["turn_name"])
+        )
+    if view["phase"] == "play":
+        number = view["tricks_played"] + 1 if view["trick"] else view["tricks_played"]
+        parts.append(format_html('<dt>{}</dt><dd class="trick-no">{}</dd>', _("Trick"), number))
+    if context["flipped"]:
+        parts.append(
+            format_html(
+                '<dt>{}</dt><dd class="cards-row small">{}</dd>', _("Turned-up kitty card"), cards([context["flipped"]])
+            )
+        )
+    return format_html('<dl class="status-grid">{}</dl>', mark_safe("".join(parts)))
+
+
+def _point_cards(sides: list[dict]) -> SafeString:
+    rows = []
+    for side in sides:
+        who = _("North–South") if side["team"] == 0 else _("East–West")
+        if side["defenders"]:
+            who = format_html("{} · {}", who, _("defenders"))
+        shown = cards(side["cards"]) if side["cards"] else mark_safe('<span class="muted">—</span>')
+        rows.append(
+            format_html(
+                '<div class="pc-side team-{}"><span class="pc-who">{}</span><strong class="pc-points">{}</strong>'
+                '<span class="cards-row tiny">{}</span></div>',
+                side["team"],
+                who,
+                side["points"],
+                shown,
+            )
+        )
+    return format_html(
+        '<div class="point-cards" aria-label="{}">{}</div>', _("Point cards won"), mark_safe("".join(rows))
+    )
+
+
+def _blocktrans(text: str, **values) -> SafeString:
+    """A translated sentence with its values escaped, as `{% blocktranslate %}` makes it."""
+    return mark_safe(text % {name: conditional_escape(value) for name, value in values.items()})
+
+
+def center(context: dict) -> SafeString:
+    """The trick on the table (or the one just won), what the table waits for, the trick just
+    won held for the page, a failed throw, and the hand's result."""
+    view, trick_done = context["view"], context["trick_done"]
+    parts = [_slot(p, view, trick_done) for p in context["players"]]
+    parts.append(format_html('<div class="table-message" role="status">{}</div>', _table_message(context, view)))
+    previous = context["previous_trick"]
+    if previous:
+        parts.append(_previous(previous))
+    out = [
+        format_html(
+            '<div class="trick{}" data-testid="trick" aria-label="{}"{}>{}</div>',
+            " done" if trick_done else "",
+            _("Cards on the table"),
+            format_html(' data-done="{}"', view["tricks_played"]) if trick_done else "",
+            mark_safe("".join(parts)),
+        )
+    ]
+    throw = (view or {}).get("last_failed_throw")
+    if throw and throw.get("current"):
+        out.append(_failed_throw(throw))
+    if view and view.get("result") and view["phase"] in ("scored", "finished"):
+        out.append(render_to_string("games/partials/result.html", {**context, "result": view["result"]}))
+    return mark_safe("\n".join(out))
+
+
+def _slot(p: dict, view, trick_done: bool) -> SafeString:
+    inner = ""
+    if p.get("played"):
+        inner = format_html(
+            '<div class="played cards-row" data-n="{}" aria-label="{}">{}</div>',
+            len(p["played"]),
+            _blocktrans(_("%(name)s played"), name=p["name"]),
+            cards(p["played"]),
+        )
+        if p.get("is_winning"):
+            tag = _("took the trick") if trick_done else _("winning")
+            inner += format_html('<span class="win-tag">{}</span>', tag)
+    elif p.get("declared"):
+        inner = format_html(
+            '<div class="declared cards-row" data-n="{}" aria-label="{}">{}</div>',
+            len(p["declared"]),
+            _blocktrans(_("%(name)s declared"), name=p["name"]),
+            cards(p["declared"]),
+        )
+    elif p.get("is_turn") and view["phase"] == "play":
+        inner = mark_safe('<div class="waiting-slot" aria-hidden="true"><span></span><span></span><span></span></div>')
+    return format_html(
+        '<div class="slot slot-{}{}" data-seat="{}">{}</div>',
+        p["place"],
+        " winning" if p.get("is_winning") else "",
+        p["position"],
+        inner,
+    )
+
+
+def _table_message(context: dict, view) -> SafeString:
+    table = context["table"]
+    if not view:
+        if table.status == "waiting" and not context["is_owner"]:
+            if context["can_start"]:
+                return format_html("<p>{}</p>", _("Everyone is seated. The table's owner starts the match."))
+            return format_html("<p>{}</p>", _("Waiting for four players. Take a seat!"))
+        return mark_safe("")
+    phase = view["phase"]
+    if phase in ("deal", "last_chance"):
+        if phase == "deal":
+            title = _("Dealing…")
+        else:
+            title = format_html("<strong>{}</strong> ", _("Last chance to declare!"))
+            if context["clock_kind"] == "last_chance":
+                title += clock(context["deadline_ms"], _("time left to declare"), False)
+        parts = [format_html('<p class="phase-title">{}</p>', title)]
+        standing = context["standing"]
+        if standing:
+            parts.append(
+                format_html(
+                    '<p>{} <span class="suit-big{}">{}</span></p>',
+                    _blocktrans(_("%(name)s declared"), name=standing["name"]),
+                    " red" if standing["red"] else "",
+                    _("no-trump") if standing["no_trump"] else standing["symbol"],
+                )
+            )
+        else:
+            sentence = _("Declare trump with a level card (%(level)s) or a pair of jokers.")
+            parts.append(format_html('<p class="muted-felt">{}</p>', _blocktrans(sentence, level=view["level"])))
+        return mark_safe("".join(parts))
+    if phase == "bury":
+        parts = []
+        if context["flipped"]:
+            parts.append(
+                format_html(
+                    '<div class="flipped"><span>{}</span> {}</div>',
+                    _("Nobody declared; the kitty's 4th card is turned up:"),
+                    cards([context["flipped"]]),
+                )
+            )
+        if view["dealer"] == context["viewer_seat"]:
+            parts.append(format_html("<p><strong>{}</strong></p>", _("You picked up the kitty. Bury 8 cards.")))
+        else:
+            sentence = _("%(name)s picks up the kitty and buries 8 cards…")
+            parts.append(format_html("<p>{}</p>", _blocktrans(sentence, name=context["dealer_name"])))
+        return mark_safe("".join(parts))
+    if phase == "play":
+        parts = []
+        last = context["last_trick"]
+        if context["trick_done"] and last:
+            sentence = ngettext(
+                "%(winner)s takes the trick (%(points)s point).",
+                "%(winner)s takes the trick (%(points)s points).",
+                last["points"],
+            )
+            parts.append(
+                format_html(
+                    '<p class="trick-won">{}</p>', _blocktrans(sentence, winner=last["winner"], points=last["points"])
+                )
+            )
+        if not view["trick"]:
+            if view["turn"] == context["viewer_seat"]:
+                lead = _("Your lead.")
+            else:
+                lead = _blocktrans(_("%(name)s leads."), name=context["turn_name"])
+            parts.append(format_html('<p class="muted-felt">{}</p>', lead))
+        return mark_safe("".join(parts))
+    return mark_safe("")
+
+
+def _previous(previous: dict) -> SafeString:
+    slots = mark_safe(
+        "".join(
+            format_html(
+                '<div class="slot slot-{}{}"><div class="cards-row" data-n="{}">{}</div>{}</div>',
+                slot["place"],
+                " winning" if slot["is_winning"] else "",
+                len(slot["cards"]),
+                cards(slot["cards"]),
+                format_html('<span class="win-tag">{}</span>', _("took the trick")) if slot["is_winning"] else "",
+            )
+            for slot in previous["slots"]
+        )
+    )
+    return format_html(
+        '<div class="trick-previous" data-trick="{}" data-winner="{}" aria-hidden="true">{}</div>',
+        previous["number"],
+        previous["winner_place"],
+        slots,
+    )
+
+
+def _failed_throw(throw: dict) -> SafeString:
+    if throw["defenders_delta"] > 0:
+        penalty = _("Penalty: %(penalty)s points to the defenders.")
+    else:
+        penalty = _("Penalty: %(penalty)s points off the defenders.")
+    return format_html(
+        '<div class="notice failed-throw" role="alert"><strong>{}</strong>'
+        '<div class="throw-row"><span>{}</span> <span class="cards-row small">{}</span></div>'
+        '<div class="throw-row"><span>{}</span> <span class="cards-row small">{}</span></div><div>{}</div></div>',
+        _blocktrans(_("%(name)s's throw failed!"), name=throw["name"]),
+        _("Tried:"),
+        cards(throw["attempted_faces"]),
+        _("Must lead:"),
+        cards(throw["forced_faces"]),
+        _blocktrans(penalty, penalty=throw["penalty"]),
+    )
