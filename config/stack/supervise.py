@@ -62,6 +62,10 @@ def site_environment() -> dict[str, str]:
             )
     for name, value in PLAIN_HTTP_DEFAULTS.items():
         env.setdefault(name, value)
+    # glibc gives threads that allocate their own malloc arenas (up to 8 per core), and the
+    # ASGI thread pools' arenas fragment: a server's RSS crept up while its Python heap
+    # stayed flat (the soak, docs/performance.md). Two arenas are plenty for one event loop.
+    env.setdefault("MALLOC_ARENA_MAX", "2")
     if not env.get("SECRET_KEY"):
         say("SECRET_KEY is not set: using a random one (sessions end when the stack stops)")
         env["SECRET_KEY"] = secrets.token_urlsafe(50)
