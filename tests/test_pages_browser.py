@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from games import bot_levels
 from games.models import Table
 from tests.pages_data import build_site
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
@@ -155,7 +156,7 @@ def test_play_now_lands_at_a_table_that_is_dealing(server, site, browser):
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     table = Table.objects.get(pk=int(re.search(r"/tables/(\d+)/", page.url).group(1)))
     assert table.owner.username == "jo" and table.status == Table.Status.PLAYING
-    assert [seat.bot for seat in table.seats.order_by("position")][1:] == ["strong"] * 3
+    assert [seat.bot for seat in table.seats.order_by("position")][1:] == [bot_levels.default()] * 3
     page.wait_for_selector("#conn.online")
     # The deal runs: cards arrive in jo's hand one by one.
     page.wait_for_function("() => document.querySelectorAll('#hand .card-btn').length > 0", timeout=TIMEOUT_MS)
