@@ -80,9 +80,9 @@ def stand(
 def add_bot(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
+    """Seat a bot of the owner's chosen level (none given: the site's default)."""
     if not table.allow_bots:
         raise Refusal("bots_off", gettext_noop("This table does not allow bots."))
-    """Seat a bot of the owner's chosen level (none given: the site's default)."""
     level = _level(action, default=bot_levels.default())
     position = _position(action)
     seat = seats[position]
