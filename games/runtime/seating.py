@@ -28,6 +28,19 @@ def _position(action: dict) -> int:
     return position
 
 
+def _refuse_if_playing(table: Table) -> None:
+    if table.status == Table.Status.PLAYING:
+        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
+
+
+def _bot_seat(seats: list[Seat], action: dict) -> Seat:
+    """The seat the action names, which must hold a bot."""
+    seat = seats[_position(action)]
+    if not seat.bot:
+        raise Refusal("no_bot", gettext_noop("No bot sits there."))
+    return seat
+
+
 @command("sit", may={Role.SIGNED_IN}, lobby_visible=True)
 def sit(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
@@ -64,8 +77,7 @@ def stand(
     current = seat_for(seats, user)
     if current is None:
         raise Refusal("not_seated", gettext_noop("You are not seated at this table."))
-    if table.status == Table.Status.PLAYING:
-        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
+    _refuse_if_playing(table)
     current.user = None
     current.save(update_fields=["user"])
     return [Applied({"type": "stand", "seat": current.position}, [{"type": "stood", "seat": current.position}])]
@@ -102,15 +114,11 @@ def add_bot(
 def remove_bot(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
-    if table.status == Table.Status.PLAYING:
-        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
-    position = _position(action)
-    seat = seats[position]
-    if not seat.bot:
-        raise Refusal("no_bot", gettext_noop("No bot sits there."))
+    _refuse_if_playing(table)
+    seat = _bot_seat(seats, action)
     seat.bot = ""
     seat.save(update_fields=["bot"])
-    return [Applied({"type": "remove_bot", "seat": position}, [{"type": "stood", "seat": position}])]
+    return [Applied({"type": "remove_bot", "seat": seat.position}, [{"type": "stood", "seat": seat.position}])]
 
 
 @command(
@@ -126,10 +134,11 @@ def bot_level(
     if table.status != Table.Status.WAITING:
         raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
     level = _level(action)
-    position = _position(action)
-    seat = seats[position]
-    if not seat.bot:
-        raise Refusal("no_bot", gettext_noop("No bot sits there."))
+    seat = _bot_seat(seats, action)
     seat.bot = level
     seat.save(update_fields=["bot"])
-    return [Applied({"type": "bot_level", "seat": position, "level": level}, [{"type": "seated", "seat": position}])]
+    return [
+        Applied(
+            {"type": "bot_level", "seat": seat.position, "level": level}, [{"type": "seated", "seat": seat.position}]
+        )
+    ]
