@@ -282,6 +282,15 @@ def main():
         stop_stack()
         os._exit(3)
 
+    def interrupted(signum, _frame):
+        # Our own handler, so that asyncio.run does not install its own: a cancelled main
+        # task could wait on the clients' threads, and the stack would outlive the bench.
+        print(f"bench/soak.py: {signal.Signals(signum).name}; stopping the stack", file=sys.stderr)
+        stop_stack()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
     watchdog = threading.Timer(hard_limit, hard_stop)
     watchdog.daemon = True
     watchdog.start()
