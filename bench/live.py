@@ -37,7 +37,6 @@ import os
 import platform
 import resource
 import secrets
-import signal
 import socket
 import subprocess
 import sys
@@ -97,13 +96,7 @@ def fail(message: str) -> None:
 
 def stop_server() -> None:
     live_baseline.stop()
-    if SERVER is not None and SERVER.poll() is None:
-        SERVER.send_signal(signal.SIGINT)
-        try:
-            SERVER.wait(5)
-        except subprocess.TimeoutExpired:
-            SERVER.kill()
-            SERVER.wait(5)
+    live_baseline.stop_process(SERVER)
 
 
 # --- the server process ----------------------------------------------------------------

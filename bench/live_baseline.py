@@ -36,14 +36,19 @@ def prepare_table() -> None:
         cursor.execute("TRUNCATE bench_baseline_update")
 
 
-def stop() -> None:
-    if PROCESS is not None and PROCESS.poll() is None:
-        PROCESS.send_signal(signal.SIGINT)
+def stop_process(process: subprocess.Popen | None) -> None:
+    """SIGINT (daphne's clean stop), then SIGKILL after 5 s; also for bench/live.py's server."""
+    if process is not None and process.poll() is None:
+        process.send_signal(signal.SIGINT)
         try:
-            PROCESS.wait(5)
+            process.wait(5)
         except subprocess.TimeoutExpired:
-            PROCESS.kill()
-            PROCESS.wait(5)
+            process.kill()
+            process.wait(5)
+
+
+def stop() -> None:
+    stop_process(PROCESS)
 
 
 def start(port: int, env: dict, log_path: str) -> int:
