@@ -50,8 +50,9 @@ def abandon_after() -> timedelta:
 
 def sweep_every() -> float:
     """Seconds between rounds: TOUCH_EVERY, or a quarter of abandon_after() when that is
-    shorter, so that a connected person's stamp never falls that far behind."""
-    return min(TOUCH_EVERY.total_seconds(), settings.GAMES_ABANDON_AFTER_S / 4)
+    shorter, so that a connected person's stamp never falls that far behind (but never a
+    busy loop)."""
+    return max(0.5, min(TOUCH_EVERY.total_seconds(), settings.GAMES_ABANDON_AFTER_S / 4))
 
 
 def idle(table: Table, now: datetime) -> bool:
