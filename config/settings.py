@@ -180,7 +180,8 @@ LOGGING = {
 GAMES_BOT_DELAY_MS = int(os.environ.get("GAMES_BOT_DELAY_MS", "700"))
 # Bots that search (strong and up) think in this many worker processes per server process,
 # at this lower CPU priority (games/runtime/thinking.py, docs/bots.md); 0: in a thread.
-GAMES_BOT_THINKERS = int(os.environ.get("GAMES_BOT_THINKERS", str(max(1, (os.cpu_count() or 1) // 2))))
+# Unset or empty (as config/production.env.example leaves it): half the cores, at least one.
+GAMES_BOT_THINKERS = int(os.environ.get("GAMES_BOT_THINKERS") or max(1, (os.cpu_count() or 1) // 2))
 # The bot level "Play now" seats for a player who chose none (games/bot_levels.py): when this
 # build's bots lack it, the strongest level they have.
 GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "expert")

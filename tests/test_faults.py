@@ -6,7 +6,9 @@ versions have no gap and none twice (tests/table_driver.assert_log_whole)."""
 import asyncio
 import random
 import re
+import time
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -122,8 +124,9 @@ async def test_redis_restarted_mid_hand(services, players):
         )
 
         # A move on its way as Redis goes: it is accepted, and only its news may be lost.
-        move = choose_action(game, game.turn, random.Random(3))
-        await clients[game.turn].send({**move, "version": table.version})
+        seat = game.turn
+        (move, copies), sent_at = once_only_move(game, seat), table.version
+        await clients[seat].send({**move, "version": sent_at})
         await sync_to_async(redis.stop)()
         try:
             await eventually(lambda: all(client.closes for client in clients), timeout=5)  # every socket noticed
@@ -138,6 +141,15 @@ async def test_redis_restarted_mid_hand(services, players):
         assert all(since_reconnect(client, "state")[0]["version"] >= accepted.version for client in clients)
         table, game = await play_until(clients, table.pk, lambda g: g.phase in DONE, timeout=120, resend_after=2.0)
         assert len(game.history) == 1
+        # That very move is in the log once: at the version it was sent for, never again.
+        logged = await sync_to_async(
+            lambda: list(
+                TableEvent.objects.filter(
+                    table_id=table.pk, action={"type": "play", "seat": seat, "cards": move["cards"]}
+                ).values_list("seq", flat=True)
+            )
+        )()
+        assert logged[:1] == [sent_at + 1] and len(logged) <= copies  # copies: 1 but in a rare deal
         await all_see(clients, table.version)
         await assert_log_whole(table.pk)
         for client in clients:
@@ -146,14 +158,28 @@ async def test_redis_restarted_mid_hand(services, players):
         stack.stop()
 
 
+def once_only_move(game, seat):
+    """A legal play of `seat`, if there is one, of cards it holds one copy of each (two decks:
+    a seat may hold a card twice), so that it may be in this hand's log once only; and how
+    many times it may be there."""
+    rng = random.Random(3)
+    for _attempt in range(200):
+        move = choose_action(game, seat, rng)
+        if all(game.hands[seat].count(card) == 1 for card in move["cards"]):
+            break
+    return move, min(game.hands[seat].count(card) for card in move["cards"])
+
+
 async def test_postgres_restarted_mid_hand(services, players):
     postgres, redis = services
     stack = Stack(processes=2, REDIS_URL=redis.url()).start()
     try:
-        table = await sync_to_async(make_table)(players[0], players=players)
+        # A turn time limit: the clock has a deadline to keep through the outage.
+        table = await sync_to_async(make_table)(players[0], players=players, turn_limit_s=15)
         clients = await open_clients(stack, table, players)
         table, game = await start_and_play(clients, table, lambda g: g.phase == "play" and len(g.tricks) >= 2)
-        seat = game.turn
+        seat, deadline = game.turn, table.deadline
+        assert deadline is not None
 
         await sync_to_async(postgres.stop)()
         try:
@@ -163,14 +189,23 @@ async def test_postgres_restarted_mid_hand(services, players):
             error = await clients[seat].wait_for(lambda m: m["type"] == "error", timeout=10)
             assert error["code"] == "unavailable" and "nothing changed" in error["message"]
             assert not clients[seat].closes
+            # The seat's turn ends while the database is away: the clock cannot write its
+            # time-out then, and must not forget it.
+            while timezone.now() < deadline + timedelta(seconds=1):
+                await asyncio.sleep(0.1)
+            back_at = timezone.now()
         finally:
             await sync_to_async(postgres.start)()
         await sync_to_async(connections.close_all)()  # this process's connection died with it too
 
-        # Nothing changed: the table goes on from the last accepted action.
-        after, _game = await load(table.pk)
-        assert after.version == table.version and after.state == table.state
-        table, game = await play_until(clients, table.pk, lambda g: g.phase in DONE, timeout=120, resend_after=2.0)
+        # Nothing changed in the outage: the next entry of the log is the clock's time-out
+        # (a bot plays the seat from then on), written once the database was back.
+        timed_out = await sync_to_async(_first_after)(table.pk, table.version, timeout=20)
+        assert timed_out.source == "bot" and timed_out.action["seat"] == seat
+        assert timed_out.created_at >= back_at > deadline
+        assert await sync_to_async(lambda: Seat.objects.get(table=table, position=seat).autoplay)()
+        others = {s: client for s, client in enumerate(clients) if s != seat}  # the clock plays `seat`
+        table, game = await play_until(others, table.pk, lambda g: g.phase in DONE, timeout=120, resend_after=2.0)
         assert len(game.history) == 1
         await all_see(clients, table.version)
         await assert_log_whole(table.pk)
@@ -178,6 +213,15 @@ async def test_postgres_restarted_mid_hand(services, players):
             await client.close()
     finally:
         stack.stop()
+
+
+def _first_after(table_id, version, timeout):
+    """The log's entry for version + 1, once it is there (waits up to `timeout` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not (found := TableEvent.objects.filter(table_id=table_id, seq=version + 1).first()):
+        assert time.monotonic() < deadline, "the clock did not act after the database came back"
+        time.sleep(0.2)
+    return found
 
 
 async def test_a_killed_server_process_hands_its_sockets_and_the_clock_to_the_other(services, players):

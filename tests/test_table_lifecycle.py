@@ -1,10 +1,15 @@
 """Tables nobody visits end by themselves (games/runtime/lifecycle.py); a person's socket
 keeps its table open."""
 
+import os
+import subprocess
+import sys
+import time
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -12,6 +17,7 @@ from games.engine import Refusal
 from games.models import Match, Seat, Table
 from games.runtime import lifecycle, writer
 from games.runtime.commands import Issuer
+from tests import servers
 from tests.conftest import make_table, make_user, ws_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,3 +89,35 @@ async def test_a_persons_socket_marks_the_table_as_visited(players):
     client = await ws_client(f"/ws/table/{table.pk}/", watcher)  # a spectator is a person too
     assert await sync_to_async(lifecycle.abandon_idle)() == []
     await client.close()
+
+
+def test_the_analysis_worker_closes_an_idle_table_with_no_socket_ever_connected(players):
+    """The sweep's own loop, in the process every deployment starts (`manage.py
+    analysis_worker`), not abandon_idle() called by hand: after a restart nobody need open
+    a table (or any socket) for its idle tables to go."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker process reaches the test database by DATABASE_URL (PostgreSQL)")
+    table = started(players[0], players)
+    seen(table, timezone.now())  # a person was here just now: idle only once 2 s have passed
+    env = {**os.environ, "DATABASE_URL": servers.test_database_url(), "DEBUG": "1", "GAMES_ABANDON_AFTER_S": "2"}
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "analysis_worker", "--verbosity", "0"],
+        cwd=servers.ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while Table.objects.get(pk=table.pk).status != Table.Status.CLOSED:
+            assert worker.poll() is None, worker.stdout.read().decode()[-3000:] if worker.stdout else ""
+            assert time.monotonic() < deadline, "the worker did not close the idle table"
+            time.sleep(0.2)
+    finally:
+        worker.kill()
+        worker.wait(10)
+    table.refresh_from_db()
+    assert table.closed_reason == "abandoned"
+    assert table.events.order_by("-seq").first().action == {"type": "abandon"}  # the write path's log
+    match = Match.objects.get(table=table)
+    assert match.aborted and match.abort_reason == "abandoned"

@@ -9,7 +9,7 @@ SIGTERM or SIGINT stops everything (SIGTERM to each child, SIGKILL after 10 s); 
 nginx exits, everything stops; a server process (or runtables, or the analysis worker) that dies is started again after
 STACK_RESTART_DELAY seconds (nginx skips it meanwhile). docs/deployment.md.
 
-Environment (besides the site's own, config/production.env.example):
+Environment (besides the site's own; all of it commented in config/production.env.example):
   STACK_LISTEN         nginx's listen address          (default 127.0.0.1:8000)
   STACK_PROCESSES      daphne processes                (default: one per core)
   STACK_RUN_DIR        sockets, pids, logs, nginx temp (default: a new temporary directory)
@@ -17,6 +17,7 @@ Environment (besides the site's own, config/production.env.example):
   STACK_ANALYSIS_WORKER  0: do not run `manage.py analysis_worker` (the hand analyses; default 1)
   STACK_RESTART_DELAY  seconds before a dead server process is started again (default 2)
   STACK_BEHIND_TLS_PROXY  1: TLS ends at a proxy in front, whose X-Forwarded-Proto is passed on
+  MALLOC_ARENA_MAX     set to 2 for the children when unset (site_environment, below)
 """
 
 import json

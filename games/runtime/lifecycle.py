@@ -6,19 +6,24 @@ kept in history, marked aborted as abandoned, and the table leaves the lobby. Ta
 every seat is a bot are left alone (`manage.py runtables` drives them).
 
 `Table.people_seen_at` says when a person was last connected. Each server process writes it
-when a person's socket opens or closes, and every TOUCH_EVERY for the tables where it holds
-such sockets; the same loop then abandons what fell idle. Several processes may race to
-abandon a table: the write path applies one and refuses the others.
+when a person's socket opens or closes, and every sweep_every() for the tables where it holds
+such sockets; the same loop then abandons what fell idle. The sweep must not wait for a
+socket, though (after a restart nobody may open a table again), so `manage.py
+analysis_worker`, which the stack and `.ci/serve` always start, runs it from its start in a
+thread of its own (`start_sweeper`); `manage.py runtables` runs it too. Several processes may
+race to abandon a table: the write path applies one and refuses the others.
 """
 
 import asyncio
 import contextlib
 import logging
+import threading
+import time
 from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, close_old_connections
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -41,6 +46,13 @@ _loop_task: asyncio.Task | None = None
 
 def abandon_after() -> timedelta:
     return timedelta(seconds=settings.GAMES_ABANDON_AFTER_S)
+
+
+def sweep_every() -> float:
+    """Seconds between rounds: TOUCH_EVERY, or a quarter of abandon_after() when that is
+    shorter, so that a connected person's stamp never falls that far behind (but never a
+    busy loop)."""
+    return max(0.5, min(TOUCH_EVERY.total_seconds(), settings.GAMES_ABANDON_AFTER_S / 4))
 
 
 def idle(table: Table, now: datetime) -> bool:
@@ -127,10 +139,33 @@ def _start_loop() -> None:
 
 async def _touch_and_sweep() -> None:
     while True:
-        await asyncio.sleep(TOUCH_EVERY.total_seconds())
+        await asyncio.sleep(sweep_every())
         try:
             if _people:
                 await sync_to_async(people_seen)(list(_people))
             await sync_to_async(abandon_idle)()
         except Exception:  # the loop must outlive a database hiccup; the next round retries
             log.exception("table lifecycle round failed")
+
+
+# --- the sweep without sockets (called by manage.py analysis_worker) -------------------
+
+
+def start_sweeper() -> threading.Thread:
+    """Sweep in a thread of this process, from now until it exits (a daemon thread)."""
+    thread = threading.Thread(target=_sweep_forever, name="table-lifecycle", daemon=True)
+    thread.start()
+    return thread
+
+
+def _sweep_forever() -> None:
+    # The first round waits too: after the whole site was down, its players get a moment to
+    # come back before their tables count as idle.
+    while True:
+        time.sleep(sweep_every())
+        try:
+            abandon_idle()
+        except Exception:  # as in _touch_and_sweep: the next round retries
+            log.exception("table lifecycle sweep failed")
+        finally:
+            close_old_connections()  # a connection the database dropped is not kept

@@ -4,6 +4,9 @@ django-tasks-db's `db_worker` on the "analysis" queue, at a lower CPU priority
 (os.nice(GAMES_ANALYSIS_NICE)) so that it never takes a core from the live tables. On
 start it enqueues again any analysis left queued without a waiting task (a worker killed
 in the middle of one). Other options are db_worker's (--batch, --max-tasks, --interval).
+
+It also closes the tables nobody visits (games/runtime/lifecycle.py, a thread of its own):
+every deployment runs this process from its start, whether or not anyone connects.
 """
 
 import os
@@ -13,6 +16,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from games.analysis.tasks import QUEUE, analyses_requeue
+from games.runtime import lifecycle
 
 
 class Command(BaseCommand):
@@ -29,6 +33,8 @@ class Command(BaseCommand):
         requeued = analyses_requeue()
         if requeued and verbosity:
             self.stdout.write(f"analysis_worker: {requeued} queued analyses enqueued again")
+        if not batch:  # a batch run ends when the queue is empty; the sweep never does
+            lifecycle.start_sweeper()
         worker = {"queue_name": QUEUE, "interval": interval, "reload": False, "verbosity": verbosity}
         if batch:
             worker["batch"] = True
