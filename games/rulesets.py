@@ -187,6 +187,16 @@ def preset_label(rules: engine.Rules) -> str:
     return str(PRESET_NAMES[engine.preset_of(rules)])
 
 
+def unrateable_reason(rules: engine.Rules) -> str:
+    """Why a rated table cannot play `rules` (a custom set or a preset not rateable)."""
+    names = " · ".join(str(PRESET_NAMES[name]) for name in engine.PRESETS if name in engine.RATEABLE)
+    message = _(
+        "Only these rules can be rated: %(rateable)s. “%(preset)s” makes a casual table: "
+        "untick “Rated” or choose one of them."
+    )
+    return str(message) % {"rateable": names, "preset": preset_label(rules)}
+
+
 def conflict_reasons(rules: engine.Rules) -> list[str]:
     return [str(CONFLICTS[code]) for code in engine.conflicts(rules)]
 

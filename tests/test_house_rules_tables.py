@@ -90,6 +90,58 @@ def test_the_table_page_shows_a_running_match_s_rules(client, players):
     assert Hand.objects.get(match=match).game_rules() == match.game_rules()
 
 
+@pytest.mark.django_db
+def test_the_match_page_lists_the_match_s_rules_in_both_languages(client, players):
+    """The match page (games/history/views.py) shows the rules the match was played
+    under, read from the match's record: here the casual preset, after the table changed."""
+    casual = engine.PRESETS["casual"]
+    table = make_table(players[0], players=players, rules=dict(casual))
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, issuer=Issuer.SYSTEM)
+    Table.objects.filter(pk=table.pk).update(rules={})
+    match = Match.objects.get(table=table)
+    client.force_login(players[1])
+
+    def rules_on_page():
+        page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+        return page.split('class="match-rules"')[1].split("</details>")[0]
+
+    rules = rules_on_page()
+    assert rules.startswith(">Rules: ") and 'data-testid="rules-list"' in rules
+    assert '<span class="rules-list__preset">Casual</span>' in rules
+    summary = "2s are trump · kitty card sets trump if nobody declares · no throw penalty · kitty ×2 · "
+    assert summary + "gentle level steps · 5, 10 and K must be played" in rules
+    assert rules.count("rules-list__item--changed") == len(casual) + 1  # and the last-chance window
+    assert "(RULES §7.2)" in rules and "house rule" in rules
+
+    client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+    rules = rules_on_page()
+    assert rules.startswith(">规则： ") and '<span class="rules-list__preset">休闲</span>' in rules
+    assert "甩牌失败不罚分 · 抠底 ×2 · 平缓升级台阶" in rules and "房规" in rules
+    assert "Casual" not in rules and "gentle level steps" not in rules
+
+
+def test_rulesets_json_marks_the_rateable_presets():
+    """`manage.py rulesets --json` keeps the issue's keys and adds `rateable` per preset."""
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("rulesets", json=True, stdout=out)
+    data = json.loads(out.getvalue())
+    assert all(set(o) == {"name", "values", "default", "rule"} for o in data["options"])
+    assert all(set(p) == {"name", "options", "rateable"} for p in data["presets"])
+    rateable = {p["name"]: p["rateable"] for p in data["presets"]}
+    assert rateable == {"standard": True, "qq": True, "classic": True, "casual": False, "custom": False}
+    out = StringIO()
+    call_command("rulesets", stdout=out)
+    assert (
+        "  casual    Casual (casual only): " in out.getvalue()
+        and "Classic: no permanent 2s (rateable)" in out.getvalue()
+    )
+
+
 @pytest.fixture
 def quick_hands(fast_clock):
     fast_clock.GAMES_NEXT_HAND_DELAY_MS = 0  # the clock starts every next hand at once

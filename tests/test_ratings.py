@@ -147,6 +147,67 @@ def test_a_rated_table_needs_a_turn_limit(players):
     assert Table.objects.get(name="Rated").rated
 
 
+RATED_FORM = {"name": "Rated", "rated": "on", "deal_pace_ms": 150, "last_chance_ms": 2000, "turn_limit_s": 30}
+
+
+def test_a_rated_table_plays_the_standard_rules_or_a_rateable_preset(players):
+    """Issue #17: rated matches need the standard ruleset or a preset marked rateable;
+    the form refuses "rated" with casual or custom rules and says why, in both languages."""
+    from games.web.forms import TableForm
+
+    assert set(engine.RATEABLE) == {"standard", "qq", "classic"}
+    for preset in ("standard", "qq", "classic"):
+        assert TableForm(dict(RATED_FORM, preset=preset)).is_valid(), preset
+    assert TableForm(dict(RATED_FORM, preset="casual", rated="")).is_valid()  # casual is fine unrated
+    casual = TableForm(dict(RATED_FORM, preset="casual"))
+    assert not casual.is_valid() and casual.has_error("rated", "rules_unrated")
+    custom = TableForm(dict(RATED_FORM, preset="qq", rule_kitty_bonus="double"))  # a preset changed: custom
+    assert not custom.is_valid() and custom.has_error("rated", "rules_unrated")
+
+    client = Client()
+    client.force_login(players[0])
+    refused = client.post(reverse("create_table"), dict(RATED_FORM, preset="casual"))
+    assert refused.status_code == 400
+    text = refused.content.decode()
+    assert "Only these rules can be rated: Standard (the rulebook) · QQ 升级 style · Classic: no permanent 2s." in text
+    assert "“Casual” makes a casual table" in text
+    client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+    refused = client.post(reverse("create_table"), dict(RATED_FORM, preset="standard", rule_throw_penalty="none"))
+    assert refused.status_code == 400
+    assert (
+        "只有这些规则可以计分：标准（规则书） · QQ 升级风格 · 经典：2 不为常主。“自定义”只能开休闲桌"
+        in refused.content.decode()
+    )
+    assert not Table.objects.exists()
+    client.post(reverse("create_table"), dict(RATED_FORM, preset="classic"))
+    table = Table.objects.get(name="Rated")
+    assert table.rated and engine.preset_of(table.game_rules()) == "classic"
+
+
+@pytest.mark.parametrize(
+    ("rules", "rated"),
+    [({}, True), (engine.PRESETS["classic"], True), (engine.PRESETS["casual"], False), ({"must_play": "none"}, False)],
+)
+def test_a_match_is_rated_only_under_rateable_rules(players, rules, rated):
+    """Eligibility reads the match's rules too: a rated table whose stored rules are casual
+    or custom (made before the form refused them, or by hand) starts a casual match."""
+    table = make_table(players[0], players=players, rated=True, turn_limit_s=30, rules=dict(rules))
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    match = Match.objects.get(table=table)
+    assert match.game_rules().differences().keys() - {"last_chance_ms"} == rules.keys()
+    assert match.rated is rated
+
+
+def test_eligibility_takes_the_matchs_rules_over_the_tables(players):
+    from games.ratings.eligibility import match_is_rated
+
+    table = make_table(players[0], players=players, rated=True, turn_limit_s=30)
+    seats = list(table.seats.order_by("position"))
+    assert match_is_rated(table=table, seats=seats)
+    assert not match_is_rated(table=table, seats=seats, rules=engine.preset_rules("casual"))
+    assert match_is_rated(table=table, seats=seats, rules=engine.preset_rules("qq", last_chance_ms=0))
+
+
 # --- the service over stored matches ------------------------------------------------------
 
 

@@ -43,6 +43,8 @@ FIRST_WORLDS = 2  # worlds a decision plays whatever its budget
 # basic by less went wrong as often as right (docs/bots.md); its burys were sound.
 Z_KEEP = {"lead": 1.0, "follow": 2.0, "bury": 0.5, "exact": 0.0}
 EXACT_CARDS = 4
+# The cards' points, asked of the engine (200 with two decks, RULES §1.2), as evaluate.py does.
+TOTAL_POINTS = engine.points(engine.full_deck())
 
 
 @dataclass
@@ -211,7 +213,7 @@ class Search:
         utility = strong.level_utility(score, self.obs.rules)
         if self.defender:
             return utility, float(score)
-        return -utility, float(200 - engine.points(list(buried)) - trick_points - penalties)
+        return -utility, float(TOTAL_POINTS - engine.points(list(buried)) - trick_points - penalties)
 
     @staticmethod
     def mean(rows: list[list[float]], i: int) -> float:

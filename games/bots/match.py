@@ -16,10 +16,10 @@ from games import engine
 from . import decide, decide_declaration, observe
 
 
-def fresh_hand(seed: str, *, dealer: int, level: str) -> engine.Game:
-    """A Game about to deal hand 2 of a match at `level` for both teams, dealer fixed
-    (so both runs of a duplicate deal have the same dealer seat and cards)."""
-    game = engine.Game.new()
+def fresh_hand(seed: str, *, dealer: int, level: str, rules: engine.Rules = engine.DEFAULT_RULES) -> engine.Game:
+    """A Game under `rules` about to deal hand 2 of a match at `level` for both teams,
+    dealer fixed (so both runs of a duplicate deal have the same dealer seat and cards)."""
+    game = engine.Game.new(rules)
     game.phase, game.hand_no = "scored", 1
     game.levels = {"0": level, "1": level}
     game.result = {"next_dealer": dealer}
@@ -35,6 +35,20 @@ def _declare(game: engine.Game, seat: int, level: str) -> None:
         engine.apply(game, {"type": "declare", "seat": seat, "cards": list(cards)})
 
 
+def deal_and_fix(game: engine.Game, levels: Sequence[str]) -> None:
+    """Deal, let each seat's bot level declare, and fix trump (RULES §3); once more after
+    a redeal (house rule no_declaration=redeal), until the dealer is to bury."""
+    while game.phase == "deal":
+        while game.phase == "deal":
+            engine.apply(game, {"type": "deal"})
+            assert game.first is not None  # set by start_hand
+            receiver = engine.deal_receiver(first=game.first, index=game.dealt - 1)
+            _declare(game, receiver, levels[receiver])
+        for seat in range(4):
+            _declare(game, seat, levels[seat])
+        engine.apply(game, {"type": "fix_trump"})
+
+
 def play_hand(
     game: engine.Game,
     levels: Sequence[str],
@@ -45,14 +59,7 @@ def play_hand(
     """Deal, declare, bury and play one hand; `levels[seat]` is each seat's bot level.
     Appends each bury/play decision's seconds to `times[level]`. Returns the result."""
     options = options or {}
-    while game.phase == "deal":
-        engine.apply(game, {"type": "deal"})
-        assert game.first is not None  # set by start_hand
-        receiver = engine.deal_receiver(first=game.first, index=game.dealt - 1)
-        _declare(game, receiver, levels[receiver])
-    for seat in range(4):
-        _declare(game, seat, levels[seat])
-    engine.apply(game, {"type": "fix_trump"})
+    deal_and_fix(game, levels)
     while game.phase in ("bury", "play"):
         turn = game.turn
         assert turn is not None  # someone is to bury or play

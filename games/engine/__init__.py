@@ -20,7 +20,19 @@ from .errors import Refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import START_LEVELS, Game, deal_receiver
 from .order import TRUMP_CLASS, TrumpContext, context, sort_cards, standing_context
-from .rules import CUSTOM, DEFAULT_RULES, OPTIONS, PRESETS, Rules, check_rules, conflicts, preset_of, preset_rules
+from .rules import (
+    CUSTOM,
+    DEFAULT_RULES,
+    OPTIONS,
+    PRESETS,
+    RATEABLE,
+    Rules,
+    check_rules,
+    conflicts,
+    is_rateable,
+    preset_of,
+    preset_rules,
+)
 from .scoring import (
     hand_outcome,
     hand_score,
@@ -48,6 +60,7 @@ __all__ = [
     "OPTIONS",
     "PRESETS",
     "RANKS",
+    "RATEABLE",
     "START_LEVELS",
     "SUITS",
     "SUIT_SYMBOLS",
@@ -74,6 +87,7 @@ __all__ = [
     "hand_score",
     "is_defender",
     "is_legal_follow",
+    "is_rateable",
     "kitty_bonus",
     "kitty_multiplier",
     "lead_components",

@@ -115,6 +115,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "casual": {"throw_penalty": "none", "kitty_bonus": "double", "level_steps": "gentle", "must_play": "5_10_k"},
 }
 CUSTOM = "custom"
+# Presets whose matches may be rated (games/ratings/eligibility.py, docs/ratings.md): the
+# full rulesets that large groups of players know. "casual" softens the scoring (no throw
+# penalty, kitty ×2, gentle steps) and a custom set is no agreed game: neither is rated.
+RATEABLE = frozenset({"standard", "qq", "classic"})
 
 
 def preset_rules(name: str, last_chance_ms: int | None = None) -> Rules:
@@ -130,6 +134,12 @@ def preset_of(rules: Rules) -> str:
         if preset_rules(name) == base:
             return name
     return CUSTOM
+
+
+def is_rateable(rules: Rules) -> bool:
+    """Whether a match under `rules` may be rated: a rateable preset's rules (the
+    last-chance window aside, as `preset_of`: it is a pace, not a rule of scoring)."""
+    return preset_of(rules) in RATEABLE
 
 
 def conflicts(rules: Rules) -> list[str]:
@@ -160,10 +170,11 @@ def check_rules(values: Mapping[str, Any]) -> Rules:
 
 
 def catalogue() -> dict[str, Any]:
-    """`manage.py rulesets --json`: every option and every preset."""
+    """`manage.py rulesets --json`: every option and every preset (and whether it is rateable)."""
     return {
         "options": [o.to_json() for o in OPTIONS],
-        "presets": [{"name": n, "options": dict(o)} for n, o in PRESETS.items()] + [{"name": CUSTOM, "options": {}}],
+        "presets": [{"name": n, "options": dict(o), "rateable": n in RATEABLE} for n, o in PRESETS.items()]
+        + [{"name": CUSTOM, "options": {}, "rateable": False}],
     }
 
 
@@ -172,11 +183,13 @@ __all__ = [
     "DEFAULT_RULES",
     "OPTIONS",
     "PRESETS",
+    "RATEABLE",
     "Option",
     "Rules",
     "catalogue",
     "check_rules",
     "conflicts",
+    "is_rateable",
     "preset_of",
     "preset_rules",
 ]

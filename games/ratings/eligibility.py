@@ -1,18 +1,23 @@
 """Which matches are rated (docs/ratings.md). Decided once, when the match starts, and
 stored on the match (`Match.rated`): nothing that happens later makes it casual."""
 
+from games import engine
 from games.models import Match
 
 
-def match_is_rated(*, table, seats) -> bool:
-    """A rated table, four people (a bot seat makes the match casual), the standard rules."""
-    return bool(table.rated) and all(seat.user_id is not None and not seat.bot for seat in seats) and _standard(table)
+def match_is_rated(*, table, seats, rules: engine.Rules | None = None) -> bool:
+    """A rated table, four people (a bot seat makes the match casual), and rules that are
+    a rateable preset's. `rules`: the match's (default: those the table starts a match
+    with, `Table.game_rules`)."""
+    people = all(seat.user_id is not None and not seat.bot for seat in seats)
+    return bool(table.rated) and people and rules_are_rateable(table.game_rules() if rules is None else rules)
 
 
-def _standard(table) -> bool:
-    # The engine plays one ruleset, RULES.md's, at every table: table options (deal pace,
-    # windows, turn limit) change no rule. Rule presets would be checked here.
-    return True
+def rules_are_rateable(rules: engine.Rules) -> bool:
+    """Issue #17: the standard ruleset or a preset marked rateable (engine.RATEABLE). A
+    custom set or the casual preset makes a rated table's match casual: the form refuses
+    that pairing, and this also holds for tables stored before it did."""
+    return engine.is_rateable(rules)
 
 
 def losing_team(match: Match) -> int | None:

@@ -93,8 +93,12 @@ class TableForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         if not self.errors:
-            for reason in rulesets.conflict_reasons(self.chosen_rules()):
+            rules = self.chosen_rules()
+            for reason in rulesets.conflict_reasons(rules):
                 self.add_error(None, forms.ValidationError(reason, code="rules_conflict"))
+            if cleaned.get("rated") and not engine.is_rateable(rules):
+                # Issue #17: rated matches play the standard rules or a rateable preset.
+                self.add_error("rated", forms.ValidationError(rulesets.unrateable_reason(rules), code="rules_unrated"))
         if not cleaned.get("is_private") and cleaned.get("turn_limit_s") == 0:
             self.add_error(
                 "turn_limit_s",

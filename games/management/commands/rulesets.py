@@ -1,7 +1,8 @@
 """manage.py rulesets [--json]: the house-rule options and presets (docs/house-rules.md).
 
 `--json` prints exactly {"options": [{"name", "values", "default", "rule"}], "presets":
-[{"name", "options"}]} (a preset's options: those that differ from RULES.md).
+[{"name", "options", "rateable"}]} (a preset's options: those that differ from RULES.md;
+`rateable`: whether a rated table may play it, docs/ratings.md).
 """
 
 import json
@@ -25,10 +26,15 @@ class Command(BaseCommand):
         self.stdout.write("Presets:")
         for name, changes in engine.PRESETS.items():
             rules = engine.preset_rules(name)
-            self.stdout.write(f"  {name:<9} {rulesets.PRESET_NAMES[name]}: {' · '.join(rulesets.summary(rules))}")
+            rated = "rateable" if name in engine.RATEABLE else "casual only"
+            self.stdout.write(
+                f"  {name:<9} {rulesets.PRESET_NAMES[name]} ({rated}): {' · '.join(rulesets.summary(rules))}"
+            )
             for option in changes:
                 self.stdout.write(f"{'':12}{option} = {rulesets.value_label(option, getattr(rules, option))}")
-        self.stdout.write(f"  {engine.CUSTOM:<9} {rulesets.PRESET_NAMES[engine.CUSTOM]}: any combination below")
+        self.stdout.write(
+            f"  {engine.CUSTOM:<9} {rulesets.PRESET_NAMES[engine.CUSTOM]} (casual only): any combination below"
+        )
         self.stdout.write("Options (default first, the RULES section each changes):")
         for o in engine.OPTIONS:
             text = rulesets.TEXTS[o.name]
