@@ -3,6 +3,7 @@ and a hint asked for over the socket there is refused with that reason and chang
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import Client
 from django.utils import translation
 
 from games import engine
@@ -47,6 +48,14 @@ async def test_a_rated_table_offers_no_hint_and_refuses_one_asked_for(players):
     # Refused with the reason, not "it is not your turn" (it is this player's turn).
     assert answer == {"type": "error", "code": "hints_off", "message": "Hints are only available at casual tables."}
     assert await stored(table.pk) == before  # nothing changed
+    page = await sync_to_async(page_of)(table, players[game.turn])
+    assert 'data-testid="hand"' in page and "data-hint" not in page  # nor on the page itself
+
+
+def page_of(table, user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(f"/tables/{table.pk}/").content.decode()
 
 
 async def test_a_casual_table_offers_a_legal_hint(players):
@@ -54,6 +63,7 @@ async def test_a_casual_table_offers_a_legal_hint(players):
     before = await stored(table.pk)
     first, answer = await ask_for_a_hint(table, game, players)
     assert "data-hint" in first["html"]["hand"]
+    assert "data-hint" in await sync_to_async(page_of)(table, players[game.turn])
     assert answer["type"] == "hint" and engine.classify(game, game.turn, answer["cards"])["legal"]
     assert await stored(table.pk) == before  # a hint only selects cards
 
