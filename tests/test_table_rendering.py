@@ -63,6 +63,39 @@ def test_the_pause_before_the_next_hand_counts_down(table, players):
     assert CLOCK.findall(center) == [str(int(table.deadline.timestamp() * 1000))]
 
 
+def test_the_last_chance_window_counts_down_to_its_deadline(table, players):
+    game = game_at("deal")
+    engine.apply(game, {"type": "deal", "upto": 100})
+    assert game.phase == "last_chance"  # RULES §3.4
+    table.deadline = timezone.now() + timedelta(milliseconds=1500)
+    expected = str(int(table.deadline.timestamp() * 1000))
+    for seat in (0, 2, None):  # every seat and a spectator see the same window
+        center = regions(table, game, seat, players[seat] if seat is not None else players[0])["center"]
+        assert CLOCK.findall(center) == [expected]
+        assert 'aria-label="time left to declare"' in center
+    # During the deal itself nothing is counted down.
+    dealing = game_at("deal")
+    assert not CLOCK.search("".join(regions(table, dealing, 0, players[0]).values()))
+
+
+TRICK_NO = re.compile(r'<dd class="trick-no">(\d+)</dd>')
+
+
+def test_the_trick_number_starts_at_one_before_the_first_lead(table, players):
+    game = game_at("bury")
+    engine.apply(game, {"type": "bury", "seat": game.dealer, "cards": game.hands[game.dealer][:8]})
+    assert game.phase == "play" and not game.trick and not game.tricks
+    assert TRICK_NO.findall(regions(table, game, 0, players[0])["status"]) == ["1"]  # not "Trick 0"
+    rng = random.Random(5)
+    seen = []
+    while game.phase == "play" and len(game.tricks) < 3:
+        # Mid-trick and between tricks (the next lead not made yet) alike: the trick under way.
+        seen.append((len(game.tricks) + 1, TRICK_NO.findall(regions(table, game, 1, players[1])["status"])))
+        engine.apply(game, {"type": "play", "seat": game.turn, "cards": engine.sample_play(game, game.turn, rng)})
+    assert all(shown == [str(expected)] for expected, shown in seen), seen
+    assert {expected for expected, _shown in seen} == {1, 2, 3}
+
+
 def test_point_cards_of_each_side_with_the_readers_team_first(table, players):
     game = game_at("scored")
     status = regions(table, game, 1, players[1])["status"]

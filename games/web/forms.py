@@ -5,9 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import bot_levels, engine, rulesets
 from games.models import Table
-
-# A public table always has a turn limit: one absent player must not stall three others.
-PUBLIC_TURN_LIMIT_S = 30
+from games.runtime.tables import PUBLIC_TURN_LIMIT_S
 
 
 class TableForm(forms.ModelForm):

@@ -325,7 +325,10 @@ def _status_grid(context: dict, view: dict) -> SafeString:
             format_html('<dt class="sg-turn">{}</dt><dd class="turn sg-turn">{}</dd>', _("Turn"), context["turn_name"])
         )
     if view["phase"] == "play":
-        number = view["tricks_played"] + 1 if view["trick"] else view["tricks_played"]
+        # The trick being played, or the one about to be led: never "Trick 0" before the
+        # first lead. No "of N": a hand's number of tricks is only known at its end, since
+        # a lead of several cards takes as many from every hand (RULES §5.2).
+        number = view["tricks_played"] + 1
         parts.append(format_html('<dt>{}</dt><dd class="trick-no">{}</dd>', _("Trick"), number))
     if context["flipped"]:
         parts.append(

@@ -16,6 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import Error as DatabaseError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import engine, events, selectors
 from games.engine import Refusal
@@ -163,9 +164,10 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def hint(self):
         """What a basic bot would play from this seat's own view (no state change): the
         Hint button of casual tables. The bot sees only what the seat sees (RULES §9)."""
-        cards = await database_sync_to_async(self._hint)(await table_cache.latest(self.table_id, self.version))
-        if cards is None:
-            return await self.send_error("no_hint", _("No hint now: it is not your turn to play or bury."))
+        try:
+            cards = await database_sync_to_async(self._hint)(await table_cache.latest(self.table_id, self.version))
+        except Refusal as refused:
+            return await self.send_error(refused.code, translate_rejection(refused, self.language))
         await self.send(text_data=json.dumps({"type": "hint", "cards": cards}))
 
     # --- outgoing -------------------------------------------------------------------
@@ -338,17 +340,21 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         with translation.override(self.language):
             return rendering.render_selection(result), bool(result["legal"])
 
-    def _hint(self, loaded):
+    def _hint(self, loaded) -> list[str]:
+        """The cards to select, or a Refusal saying why there is no hint (nothing changes)."""
         from games import bots
 
+        if loaded is not None and not rendering.hints_allowed(loaded.table):
+            # Said first: at a rated table the answer is never "wait for your turn".
+            raise Refusal("hints_off", gettext_noop("Hints are only available at casual tables."))
         seat = selectors.seat_of(loaded.seats, self.user) if loaded else None
         game = loaded.game if loaded else None
-        if seat is None or game is None or game.phase not in ("bury", "play") or game.turn != seat:
-            return None
-        if not rendering.hints_allowed(loaded.table):
-            return None
-        move = bots.choose(table=loaded.table, game=game, seat=seat, level="basic")
-        return move["cards"] if move else None
+        move = None
+        if seat is not None and game is not None and game.phase in ("bury", "play") and game.turn == seat:
+            move = bots.choose(table=loaded.table, game=game, seat=seat, level="basic")
+        if not move:
+            raise Refusal("no_hint", gettext_noop("No hint now: it is not your turn to play or bury."))
+        return move["cards"]
 
 
 def _query_param(scope, name):

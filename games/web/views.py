@@ -19,9 +19,9 @@ from games.engine import Refusal
 from games.friends.selectors import invitable_friends
 from games.models import Match, Table
 from games.runtime import writer
-from games.runtime.tables import table_create
+from games.runtime.tables import PUBLIC_TURN_LIMIT_S, table_create
 from games.web import rendering
-from games.web.forms import PUBLIC_TURN_LIMIT_S, PlayNowForm, TableForm
+from games.web.forms import PlayNowForm, TableForm
 from games.web.i18n import refusal_text
 from games.web.lobby import lobby_rows
 
