@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import bot_levels
 from games.models import Match, Seat, Table, TableEvent
+from games.runtime import presence
 from tests.conftest import make_table, make_user
 
 pytestmark = pytest.mark.django_db
@@ -93,13 +94,31 @@ def test_a_running_table_offers_rejoin_to_its_player_and_watch_to_others(client)
     client.force_login(mei)
     client.post(reverse("play_now"))
     table = Table.objects.get(owner=mei)
+    presence.user_seen(user_id=mei.pk, channel_name="mei-socket", table_id=table.pk)
     mine = card(client.get(reverse("lobby")).text, table)
     assert 'data-action="rejoin"' in mine and "Playing" in mine
     client.force_login(other)
     theirs = card(client.get(reverse("lobby")).text, table)
     assert 'data-action="watch"' in theirs and 'data-action="rejoin"' not in theirs
-    # Nobody drove the table for a while: it reads as paused.
+    # Its player is there, thinking for ten minutes at a table without a turn limit: playing.
     Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(minutes=10), deadline=None)
+    assert "Playing" in card(client.get(reverse("lobby")).text, table)
+    # Elsewhere on the site, with nobody watching: paused at once, without waiting for the clock.
+    presence.user_seen(user_id=mei.pk, channel_name="mei-socket", table_id=None)
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
+    assert "Paused — nobody connected" in card(client.get(reverse("lobby")).text, table)
+    presence.user_gone(user_id=mei.pk, channel_name="mei-socket")
+    assert "Paused — nobody connected" in card(client.get(reverse("lobby")).text, table)
+
+
+def test_a_bots_only_table_reads_as_paused_when_its_clock_stands_still(client):
+    mei = make_user("mei")
+    client.force_login(mei)
+    client.post(reverse("play_now"))
+    table = Table.objects.get(owner=mei)
+    Seat.objects.filter(table=table, user=mei).update(user=None, bot="basic")
+    assert "Playing" in card(client.get(reverse("lobby")).text, table)
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(minutes=2))
     assert "Paused — nobody connected" in card(client.get(reverse("lobby")).text, table)
 
 

@@ -24,7 +24,7 @@ from games.friends.selectors import pending_invitations
 from games.runtime import presence, writer
 from games.web.i18n import language_for_scope, translate_rejection
 from games.web.layer_watch import LayerGroups
-from games.web.lobby_cards import lobby_card
+from games.web.lobby_cards import lobby_cards
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
 
@@ -33,7 +33,7 @@ def lobby_rows(user=None) -> list[dict]:
     """The lobby cards: who sits where (never a card), status and options in words."""
     from games.selectors import visible_tables
 
-    return [lobby_card(table, user) for table in visible_tables()[:200]]
+    return lobby_cards(visible_tables()[:200], user)
 
 
 class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsumer):

@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 
 from games import bot_levels, rulesets
 from games.models import Table
+from games.runtime import presence
 from games.web.names import SEAT_NAMES
 
 # A running table whose clock is this late, or where nothing happened for this long, has
@@ -26,10 +27,16 @@ def seat_label(seat) -> dict:
     return {"where": where, "who": _("free seat"), "kind": "free", "user_id": None}
 
 
-def table_state(table, now=None) -> tuple[str, str]:
-    """(css key, words) for the table's status."""
+def table_state(table, now=None, *, people_here: bool | None = None) -> tuple[str, str]:
+    """(css key, words) for the table's status. `people_here`: whether any seated person has
+    a socket open at this table (games/runtime/presence.py); None when no person sits there."""
     now = now or timezone.now()
     if table.status == Table.Status.PLAYING:
+        if people_here:  # someone is there, however long they think
+            return "playing", _("Playing")
+        if people_here is False and not getattr(table, "watching", 0):  # not a socket open
+            return "paused", _("Paused — nobody connected")
+        # Only bots sit there, or spectators keep its clock going: judged by whether it moves.
         late = table.deadline is not None and table.deadline < now - CLOCK_LATE
         if late or table.updated_at < now - IDLE_FOR:
             return "paused", _("Paused — nobody connected")
@@ -60,10 +67,25 @@ def table_options(table) -> list[str]:
     ]
 
 
-def lobby_card(table, user=None) -> dict:
+def lobby_cards(tables, user=None) -> list[dict]:
+    """The cards of these tables, with one look-up of who is online for all of them."""
+    tables = list(tables)
+    people = {seat.user_id for table in tables for seat in table.seats.all() if seat.user_id}
+    online = presence.where_online(people) if people else {}
+    return [lobby_card(table, user, online=online) for table in tables]
+
+
+def lobby_card(table, user=None, *, online: dict[int, int | None] | None = None) -> dict:
+    """One table's card; `online` is presence.where_online() of its seated people (looked up
+    when not given)."""
     seats = [seat_label(seat) for seat in sorted(table.seats.all(), key=lambda s: s.position)]
     taken = sum(1 for seat in seats if seat["kind"] != "free")
-    state, state_words = table_state(table)
+    people = [seat["user_id"] for seat in seats if seat["user_id"]]
+    people_here = None
+    if people:
+        online = presence.where_online(people) if online is None else online
+        people_here = any(online.get(person) == table.pk for person in people)
+    state, state_words = table_state(table, people_here=people_here)
     mine = user is not None and user.is_authenticated and any(s["user_id"] == user.pk for s in seats)
     if mine:
         action = "rejoin"
