@@ -14,6 +14,7 @@ before its result appears. The stored table is read only as an oracle, to choose
 import random
 import re
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -89,7 +90,7 @@ LAYOUT = """() => {
     mySeat: all('.seat.is-me, .hand-panel').map(box),
     plays: all('.trick > .slot .cards-row').map(box),
     held: all('.trick-previous.holding:not(.sweep) .cards-row').map(box),
-    winTags: all('.trick .win-tag').map(box),
+    winTags: all('.trick .win-tag').filter((el) => !el.closest('.sweep')).map(box),  // a sweep goes to the winner's seat
     lastTrick: all('.last-trick[open]').map(box),
     pointCards: all('.point-cards').map(box),
     result: all('.result:not(.after-trick)').map(box),
@@ -205,8 +206,12 @@ def check_can_act(page, viewport, needed, where):
     assert_apart(layout, where)
 
 
+SEEN: Counter[str] = Counter()  # how often assert_apart had each kind of element to check
+
+
 def assert_apart(layout, where, phone=False):
     """The panels, the trick held over the next one and the "winning" tags lie on nothing."""
+    SEEN.update(kind for kind, boxes in layout.items() if boxes)
     pairs = [
         ("lastTrick", "mySeat"),
         ("lastTrick", "handRow"),
@@ -339,6 +344,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
     seat = 0  # Play now seats its player at North and fills the rest with bots
     assert Table.objects.get(pk=table_id).seats.get(position=seat).user.username == name
     step = 0
+    SEEN.clear()
 
     def act(kind):
         nonlocal step
@@ -470,5 +476,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
         assert not finale["covered"], f"{size} ({language}): the last trick was covered by {finale['covered']}"
         assert_apart(p.evaluate(LAYOUT), f"{size} result ({language})", phone)
     act("result")
+    for kind in ("lastTrick", "pointCards", "held", "winTags", "result"):
+        assert SEEN[kind], f"{size}: no {kind} was ever there to check"
     for context in contexts.values():
         context.close()
