@@ -188,6 +188,9 @@ GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "expert")
 GAMES_BOT_THINKER_NICE = int(os.environ.get("GAMES_BOT_THINKER_NICE", "10"))
 GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"))
 GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))
+# For tests and benchmarks only: when set, every deck is shuffled from this seed and the
+# hand's number (games/runtime/play.py), so a run deals the same hands; unset, from secrets.
+GAMES_DECK_SEED = os.environ.get("GAMES_DECK_SEED", "")
 # A table with no person connected this long is closed as abandoned (games/runtime/lifecycle.py).
 GAMES_ABANDON_AFTER_S = int(os.environ.get("GAMES_ABANDON_AFTER_S", "3600"))
 

@@ -4,18 +4,26 @@ to act is on screen without scrolling, and nothing on the felt lies on top of an
 else (issue #12). A second page of the same player, in Chinese, follows the same table, and
 both are screenshotted at every step (artifacts/screenshots/table/).
 
-The stored table is read only as an oracle, to choose legal cards to click.
+The decks are fixed (GAMES_DECK_SEED, DECK_SEED below): North is dealt both big jokers
+early, declares them (nothing outranks them, RULES §3.1) and so is the first hand's dealer
+who buries (§3.5, §4.1), at every window. After a few tricks the rest of the hand is played
+for North through the write path, and the hand's last trick must stay in view, uncovered,
+before its result appears. The stored table is read only as an oracle, to choose the cards.
 """
 
 import random
 import re
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Error as PlaywrightError
 
 from games import engine
 from games.models import Table
+from games.runtime import writer
 from tests.axe import assert_accessible
 from tests.conftest import make_user
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
@@ -28,6 +36,7 @@ from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromi
     oracle,
     server,
     server_password_hashers,
+    wait_for,
 )
 from tests.test_pages_browser import SIZES
 
@@ -35,6 +44,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(trans
 
 TABLE_SHOTS = SHOTS / "table"
 TRICKS = 3  # tricks to play at each window, after the deal and the bury
+# Hand 1 of this seed deals North a 2♥ at once and both big jokers by the 33rd card.
+DECK_SEED = "layout272"
+BIG_JOKERS = '[data-testid="declare"][data-cards="BJK,BJK"]'
+
+
+@pytest.fixture(autouse=True)
+def fixed_decks(monkeypatch):
+    """The server (started after this) deals from DECK_SEED; basic bots keep the CPU free."""
+    monkeypatch.setenv("GAMES_DECK_SEED", DECK_SEED)
+    monkeypatch.setenv("GAMES_BOT_LEVEL", "basic")
+
 
 # What must be inside the window whenever the player acts, by testid.
 ALWAYS = ("hand", "trick")
@@ -43,22 +63,72 @@ TO_PLAY = ("play", "verdict", "clock")
 # Boxes of the elements that must never cover one another (seat boxes, the cards on the
 # table, the action bar, the cards in hand) and every card's own tappable strip.
 LAYOUT = """() => {
-  const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+  // What is drawn of the element: its box, cut to every scrolling or clipping box around it
+  // (the side column scrolls: an open panel in it is not drawn over the hand below it).
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top), Math.min(right, c.right), Math.min(bottom, c.bottom)];
+    }
+    return {x: left, y: top, w: Math.max(0, right - left), h: Math.max(0, bottom - top)};
+  };
   const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
   const all = (selector) => [...document.querySelectorAll(selector)].filter(shown);
   const cards = all('[data-testid="card"]').map((el) => {
-    const b = box(el);
+    const r = el.getBoundingClientRect();  // the whole card, clipped or not: it must be in the window
+    const b = {x: r.left, y: r.top, w: r.width, h: r.height};
     // The strip a finger can reach: the card's left edge, which the next card leaves open.
     const hit = document.elementFromPoint(b.x + 6, b.y + b.h * 0.6);
     return {...b, code: el.dataset.card, reachable: Boolean(hit && hit.closest('[data-testid="card"]') === el)};
   });
   return {
     seats: all('.seat').map(box),
+    mySeat: all('.seat.is-me, .hand-panel').map(box),
     plays: all('.trick > .slot .cards-row').map(box),
+    held: all('.trick-previous.holding:not(.sweep) .cards-row').map(box),
+    winTags: all('.trick .win-tag').filter((el) => !el.closest('.sweep')).map(box),  // a sweep goes to the winner's seat
+    lastTrick: all('.last-trick[open]').map(box),
+    pointCards: all('.point-cards').map(box),
+    result: all('.result:not(.after-trick)').map(box),
     actionBar: all('.action-bar').map(box),
     handRow: all('[data-testid="hand"]').map(box),
     cards: cards,
   };
+}"""
+
+# The verdict's reason, where it is drawn: what lies on top at its middle.
+VERDICT_SHOWN = """() => {
+  const bad = document.querySelector('[data-testid="verdict"] .bad');
+  if (!bad) return null;
+  const r = bad.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {x: r.left, y: r.top, width: r.width, height: r.height, text: bad.textContent.trim(),
+          uncovered: Boolean(hit && hit.closest('[data-testid="verdict"]'))};
+}"""
+
+# The hand's end, as the page shows it: when its last trick was first complete, whether
+# anything lay on that trick's winning cards while it was held, and when the result appeared.
+WATCH_FINALE = """() => {
+  window.__finale = null;
+  const look = () => {
+    const result = document.querySelector('.result');
+    const done = document.querySelector('.trick[data-done]');
+    if (!result || !done) return;
+    const f = window.__finale || (window.__finale = {trick: done.dataset.done, resultAt: null, covered: []});
+    if (f.resultAt === null && !result.classList.contains('after-trick')
+        && result.checkVisibility({visibilityProperty: true})) f.resultAt = performance.now();
+    if (f.resultAt === null && !done.classList.contains('sweep')) {
+      const card = done.querySelector('.slot.winning .playing-card');
+      const r = card && card.getBoundingClientRect();
+      const hit = r && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (r && !(hit && hit.closest('.trick'))) f.covered.push(hit ? hit.className : 'nothing');
+    }
+  };
+  new MutationObserver(look).observe(document.getElementById('table'), {subtree: true, childList: true, attributes: true});
 }"""
 
 # Every interval a completed trick was in view: from the moment it was complete (its
@@ -133,6 +203,79 @@ def check_can_act(page, viewport, needed, where):
     for bar in layout["actionBar"]:
         for row in layout["handRow"]:
             assert not overlap(bar, row), f"{where}: the action bar {bar} covers the hand {row}"
+    assert_apart(layout, where)
+
+
+SEEN: Counter[str] = Counter()  # how often assert_apart had each kind of element to check
+
+
+def assert_apart(layout, where, phone=False):
+    """The panels, the trick held over the next one and the "winning" tags lie on nothing."""
+    SEEN.update(kind for kind, boxes in layout.items() if boxes)
+    pairs = [
+        ("lastTrick", "mySeat"),
+        ("lastTrick", "handRow"),
+        ("lastTrick", "seats"),
+        ("pointCards", "seats"),
+        ("pointCards", "plays"),
+        ("pointCards", "mySeat"),
+        ("held", "seats"),
+        ("winTags", "seats"),
+        ("result", "mySeat"),
+        ("result", "actionBar"),
+    ]
+    if phone:  # on a laptop the result is a panel over the felt, once the trick has gone
+        pairs.append(("result", "seats"))
+    for one, other in pairs:
+        for a in layout[one]:
+            for b in layout[other]:
+                assert not overlap(a, b), f"{where}: {one} {a} lies on {other} {b}"
+
+
+def in_a_thread(function, **kwargs):
+    """A write-path call made outside Playwright's event loop (it sends group messages)."""
+
+    def call():
+        try:
+            return function(**kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def play_for(table_id, seat, user, done, timeout=180.0):
+    """Play `seat`'s turns through the write path (the server's bots play theirs) until `done(game)`,
+    which is asked again and again (it may look at the pages meanwhile)."""
+    rng = random.Random(table_id)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        table, game = oracle(table_id)
+        if done(game):
+            return table, game
+        if game.phase in ("bury", "play") and game.turn == seat:
+            if game.phase == "bury":
+                action = {"type": "bury", "cards": engine.view(game, seat)["hand"][-8:]}
+            else:
+                action = {"type": "play", "cards": engine.sample_play(game, seat, rng)}
+            in_a_thread(writer.table_act, table_id=table_id, action=action, expected_version=table.version, user=user)
+        else:
+            time.sleep(0.03)
+    raise AssertionError(f"table {table_id} did not get there in {timeout}s")
+
+
+def illegal_selection(game, seat):
+    """Cards the seat holds that it may not play now (the verdict must say why)."""
+    hand = engine.view(game, seat)["hand"]
+    need = len(game.trick[0][1]) if game.trick else 2
+    rng = random.Random(len(hand))
+    for _ in range(500):
+        cards = rng.sample(hand, need)
+        verdict = engine.classify(game, seat, cards)
+        if not verdict["legal"] and verdict["reason"]:
+            return cards
+    return hand[: need + 1]  # the wrong number of cards
 
 
 def select_by_keyboard(page, cards):
@@ -162,12 +305,28 @@ def shoot(pages, name):
         page.screenshot(path=str(TABLE_SHOTS / f"{name}-{language}.png"))
 
 
+def check_last_trick(pages, phone, where) -> bool:
+    """Open the last trick's panel on each page (if they show one now): it lies on nothing; close it."""
+    for language, page in pages.items():
+        summary = page.locator(".last-trick:not([open]) summary")
+        try:
+            summary.click(timeout=1000)
+            page.wait_for_selector(".last-trick[open]", timeout=1000)
+        except PlaywrightError:  # no panel now (the trick on the table is the one just won)
+            return False
+        page.screenshot(path=str(TABLE_SHOTS / f"{where}-last-trick-open-{language}.png"))
+        assert_apart(page.evaluate(LAYOUT), f"{where} last trick open ({language})", phone)
+        page.locator(".last-trick[open] summary").click()
+    return True
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_play_now_then_act_without_scrolling(server, browser, size):
     options = SIZES[size]
     viewport = options["viewport"]
+    phone = bool(options.get("has_touch"))
     name = "p" + re.sub(r"\W", "", size)
-    make_user(name, PASSWORD)
+    user = make_user(name, PASSWORD)
     contexts = {language: browser.new_context(**options) for language in ("en", "zh-hans")}
     for language, context in contexts.items():
         context.add_cookies([{"name": "django_language", "value": language, "url": server}])
@@ -185,39 +344,37 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
     seat = 0  # Play now seats its player at North and fills the rest with bots
     assert Table.objects.get(pk=table_id).seats.get(position=seat).user.username == name
     step = 0
+    SEEN.clear()
 
     def act(kind):
         nonlocal step
         step += 1
         shoot(pages, f"{size}-{step:02d}-{kind}")
 
-    # The deal: the declare buttons appear, inside the window, under the growing hand.
-    declared = False
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        table, game = oracle(table_id)
-        if game.phase not in ("deal", "last_chance"):
-            break
-        if not declared and page.get_by_test_id("declare").count():
-            try:
-                for p in pages.values():
-                    p.wait_for_selector('[data-testid="declare"]', timeout=2000)
-                    assert_can_act(p, viewport, ("hand", "declare"), f"{size} deal")
-            except (AssertionError, PlaywrightError):
-                if any(p.get_by_test_id("declare").count() for p in pages.values()):
-                    raise
-                continue  # the option went away while we looked (a bot declared higher)
-            act("deal-declare")
-            try:
-                page.get_by_test_id("declare").first.click(timeout=1000)
-                declared = True
-            except PlaywrightError:  # a higher declaration (a bot's) took the option away: look again
-                continue
-        time.sleep(0.1)
+    # The deal: North is dealt both big jokers (DECK_SEED); the button to declare them is
+    # inside the window, under the growing hand, on both pages. A click declares them.
+    for p in pages.values():
+        p.wait_for_selector(BIG_JOKERS, timeout=30_000)
+    for language, p in pages.items():
+        assert_can_act(p, viewport, ("hand", "declare"), f"{size} deal ({language})")
+    act("deal-declare")
+    page.locator(BIG_JOKERS).click()
+    for language, p in pages.items():  # the declaration lies in front of North, for all to see
+        declared = p.locator(f'.trick .slot[data-seat="{seat}"] .declared')
+        declared.locator('[data-card="BJK"]').nth(1).wait_for()
+        assert declared.locator("[data-card]").count() == 2
+        assert inside(declared.bounding_box(), viewport), f"{size}: the declaration is outside the window"
+        assert_can_act(p, viewport, ALWAYS, f"{size} declared ({language})")
+    act("declared")
+    table, game = oracle(table_id)
+    assert game.standing and game.standing["seat"] == seat and game.standing["cards"] == ["BJK", "BJK"]
+    table, game = wait_for(lambda t, g: g.phase not in ("deal", "last_chance"), table_id, timeout=60)
+    assert game.dealer == seat, "the first hand's dealer is the one whose declaration stands (RULES §3.5)"
 
     played = 0
+    checked_last_trick = False
     deadline = time.monotonic() + 120
-    while played < TRICKS + (1 if game.dealer == seat else 0):
+    while played < TRICKS + 1:  # the bury, then TRICKS tricks
         assert time.monotonic() < deadline, "the hand did not get far enough"
         table, game = oracle(table_id)
         if game.phase not in ("bury", "play") or game.turn != seat:
@@ -232,6 +389,11 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             ".every(t => t.to !== null || performance.now() - t.from > 1600)",
             timeout=3000,
         )
+        if game.phase == "bury":  # the dealer holds 33 cards, the kitty's 8 among them (RULES §4.1)
+            for p in pages.values():
+                assert p.locator("#hand .card-btn").count() == 33
+        if not checked_last_trick and game.phase == "play":
+            checked_last_trick = check_last_trick(pages, phone, f"{size}-{step:02d}")
         if played == 1:
             # The Hint button selects what a bot would play from this seat's view: legal.
             page.locator("[data-hint]").click()
@@ -242,14 +404,25 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             assert hinted and engine.classify(game, seat, hinted)["legal"], hinted
             page.locator("[data-clear]").click()
             page.wait_for_function("() => !document.querySelector('#hand .card-btn[aria-pressed=\"true\"]')")
+            # A selection that may not be played: its verdict and the reason, in view, uncovered.
+            click_cards(page, illegal_selection(game, seat), tap=phone)
+            page.wait_for_selector('[data-testid="verdict"] .bad')
+            verdict = page.evaluate(VERDICT_SHOWN)
+            assert len(verdict["text"]) > 3, verdict
+            assert inside(verdict, viewport), f"{size}: the verdict {verdict} is outside {viewport}"
+            assert verdict["uncovered"], f"{size}: something lies on the verdict {verdict}"
+            assert_can_act(page, viewport, ALWAYS + TO_PLAY, f"{size} illegal selection")
+            act("illegal")
+            page.locator("[data-clear]").click()
+            page.wait_for_function("() => !document.querySelector('#hand .card-btn[aria-pressed=\"true\"]')")
         if game.phase == "bury":
             cards = engine.view(game, seat)["hand"][-8:]
         else:
             cards = engine.sample_play(game, seat, random.Random(table.version))
-        if played == 2 and not options.get("has_touch"):
+        if played == 2 and not phone:
             select_by_keyboard(page, cards)
         else:
-            click_cards(page, cards, tap=bool(options.get("has_touch")))
+            click_cards(page, cards, tap=phone)
         page.wait_for_selector('[data-testid="verdict"] .ok')
         if played == 0:  # the table during play (or the bury), as axe-core sees it, in both languages
             for language, p in pages.items():
@@ -260,11 +433,14 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
                 needed = ALWAYS + ("play", "clock")  # the mirror selected nothing
             assert_can_act(p, viewport, needed, f"{size} {game.phase} ({language})")
         act(game.phase)
-        if played == 2 and not options.get("has_touch"):
+        if played == 2 and not phone:
             page.keyboard.press("Enter")  # Enter plays the selection from the hand
         else:
             page.get_by_test_id("play").click()
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {table.version}")
+        if game.phase == "bury":  # 8 buried: 25 left
+            for p in pages.values():
+                p.wait_for_function("() => document.querySelectorAll('#hand .card-btn').length === 25")
         played += 1
 
     # Each trick completed while we watched stayed in view for at least 1.5 s.
@@ -275,5 +451,32 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
     for number, t in finished.items():
         assert t["to"] - t["from"] >= 1450, f"trick {number} was in view for only {t['to'] - t['from']:.0f} ms"
     act("after")
+
+    # The rest of the hand, North's cards played through the write path. While it runs the
+    # panels, held tricks and tags lie on nothing; then the hand's last trick is won, and the
+    # result waits until that trick has been in view 1.5 s, uncovered, and swept.
+    for p in pages.values():
+        p.evaluate(WATCH_FINALE)
+
+    def look(game):
+        nonlocal checked_last_trick
+        if not checked_last_trick and game.phase == "play":
+            checked_last_trick = check_last_trick(pages, phone, f"{size}-{step:02d}")
+        assert_apart(page.evaluate(LAYOUT), f"{size} trick {len(game.tricks)}", phone)
+        return game.phase in ("scored", "finished")
+
+    play_for(table_id, seat, user, look)
+    act("last-trick")
+    assert checked_last_trick, "the last trick's panel was never there to open"
+    for language, p in pages.items():
+        p.wait_for_function("() => window.__finale && window.__finale.resultAt !== null", timeout=5000)
+        finale = p.evaluate("() => ({...window.__finale, from: window.__tricks[window.__finale.trick].from})")
+        shown = finale["resultAt"] - finale["from"]
+        assert shown >= 1450, f"{size} ({language}): the result came {shown:.0f} ms after the last trick was won"
+        assert not finale["covered"], f"{size} ({language}): the last trick was covered by {finale['covered']}"
+        assert_apart(p.evaluate(LAYOUT), f"{size} result ({language})", phone)
+    act("result")
+    for kind in ("lastTrick", "pointCards", "held", "winTags", "result"):
+        assert SEEN[kind], f"{size}: no {kind} was ever there to check"
     for context in contexts.values():
         context.close()

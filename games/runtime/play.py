@@ -36,6 +36,13 @@ def _require_playing(table: Table, game: engine.Game | None) -> engine.Game:
     return game
 
 
+def deck_seed(hand_no: int) -> str:
+    """The shuffle's seed for hand `hand_no` (RULES §1.3): unpredictable, unless a test or a
+    benchmark fixed the decks with settings.GAMES_DECK_SEED (then the same hands each run)."""
+    fixed = settings.GAMES_DECK_SEED
+    return f"{fixed}:{hand_no}" if fixed else secrets.token_hex(16)
+
+
 def _run_engine(table: Table, game: engine.Game, actions: list[dict], now: datetime) -> list[Applied]:
     """Run engine actions on `game` (the table's snapshot); all or nothing."""
     applied = []
@@ -156,7 +163,7 @@ def next_hand(
 ) -> list[Applied]:
     game = _require_playing(table, game)
     _due(table, game, seats, action, now)
-    return _run_engine(table, game, [{"type": "start_hand", "seed": secrets.token_hex(16)}], now)
+    return _run_engine(table, game, [{"type": "start_hand", "seed": deck_seed(game.hand_no + 1)}], now)
 
 
 def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
@@ -233,6 +240,6 @@ def start_match(
     table.status = Table.Status.PLAYING
     rules = table.game_rules()  # the table's house rules (docs/house-rules.md), fixed for the match
     records.start_match(table, seats, rules)
-    first_hand = {"type": "start_hand", "seed": secrets.token_hex(16)}
+    first_hand = {"type": "start_hand", "seed": deck_seed(1)}
     started = [Applied({"type": "start_match", "rules": rules.to_json()}, [{"type": "match_started"}])]
     return started + _run_engine(table, engine.Game.new(rules), [first_hand], now)

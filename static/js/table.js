@@ -399,7 +399,7 @@
     send(payload);
   });
 
-  motion.start(root);
+  motion.start(root, sound); // a sound that waits for the motion (the result's)
   rovingFocus(-1);
   updateTitle();
   tick();
