@@ -1,8 +1,8 @@
 """The pages around the table pass axe-core (tests/axe.py) in a real chromium: no serious or
 critical violation on any page around the table (the lobby, login, registration, password
 pages, the match list, a match, a replay mid-hand and at its end, profiles, settings, a
-report, the moderation pages), in English and Chinese, at 390×844 (a phone), 1366×650,
-1366×768 and 1920×1080.
+report, the moderation pages), in English and Chinese, at 390×844 (a phone), 1366×768 and
+1920×1080.
 Also: the replay's trick list does not overlap itself on the phone, and every replay card
 has a spoken name and shows no internal code.
 
@@ -63,10 +63,15 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
     return pages
 
 
+# 1366×650 is left out: it has 1366×768's width, so the same styles apply, and axe checks the
+# whole document, not what the window shows (tests/test_pages_browser.py lays out all four).
+A11Y_SIZES = {size: options for size, options in SIZES.items() if size != "1366x650"}
+
+
 def test_pages_around_the_table_have_no_serious_accessibility_violation(server, site, browser):
     A11Y_SHOTS.mkdir(parents=True, exist_ok=True)
     problems, checked = [], 0
-    for size, options in SIZES.items():
+    for size, options in A11Y_SIZES.items():
         for language in LANGUAGES:
             for who, pages in pages_of(site).items():
                 context = browser.new_context(**options)
@@ -83,7 +88,7 @@ def test_pages_around_the_table_have_no_serious_accessibility_violation(server, 
                     page.screenshot(path=str(A11Y_SHOTS / f"{name}-{size}-{language}.png"), full_page=True)
                     checked += 1
                 context.close()
-    assert checked == len(SIZES) * len(LANGUAGES) * sum(len(p) for p in pages_of(site).values())
+    assert checked == len(A11Y_SIZES) * len(LANGUAGES) * sum(len(p) for p in pages_of(site).values())
     assert not problems, "\n\n".join(problems)
 
 
