@@ -20,18 +20,23 @@ Definitions:
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Mod
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum, Window
+from django.db.models.functions import Mod, RowNumber
 
-from games.history.matches import START_LEVELS, latest_matches, match_rows
+from accounts.models import Block, Follow
+from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.history.models import HandRecord
-from games.models import Hand, MatchPlayer
+from games.models import Hand, Match, MatchPlayer
 
 RECENT_MATCHES = 5
 PEOPLE_SHOWN = 5
 
 
-def profile_stats(user) -> dict:
+def profile_stats(user, *, record: HandRecord | None = None) -> dict:
+    """`record`: the user's hand record when the caller has read it already (the profile
+    view reads it with the user); None reads it here."""
     matches = MatchPlayer.objects.filter(user=user).aggregate(
         played=Count("match", distinct=True, filter=Q(match__aborted=False, match__winner_team__isnull=False)),
         won=Count(
@@ -41,16 +46,8 @@ def profile_stats(user) -> dict:
         ),
         failed_throws=Sum("failed_throws"),
     )
-    counts = _hand_counts(user)
-    latest = match_rows(latest_matches(user=user, limit=1), user=user)
-    # A profile is public: private tables' matches (who played with whom) stay off it.
-    first_hand = (
-        Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
-    )
-    recent = match_rows(
-        latest_matches(user=user, limit=RECENT_MATCHES, public_only=True).annotate(first_hand=Subquery(first_hand)),
-        user=user,
-    )
+    counts = _hand_counts(user, record)
+    latest, recent = _latest_and_recent(user)
     return {
         "matches_played": matches["played"],
         "matches_won": matches["won"],
@@ -80,11 +77,55 @@ def profile_stats(user) -> dict:
     }
 
 
-def _hand_counts(user) -> dict:
+def profile_person(*, username: str, viewer):
+    """The active user shown at /accounts/u/<username>/ (as accounts' `user_public_get`),
+    or None; read with what the page says about them in one query: `record` (their
+    HandRecord, or an empty one), `rating_row` (their Rating, or None) and, for another
+    logged-in reader, whether the reader follows them (`viewer_follows`), they follow the
+    reader back (`follows_viewer`) and the reader blocks them (`viewer_blocks`)."""
+    people = get_user_model().objects.filter(username=username, is_active=True)
+    if viewer.is_authenticated:
+        people = people.annotate(
+            viewer_follows=Exists(Follow.objects.filter(follower_id=viewer.pk, followed=OuterRef("pk"))),
+            follows_viewer=Exists(Follow.objects.filter(follower=OuterRef("pk"), followed_id=viewer.pk)),
+            viewer_blocks=Exists(Block.objects.filter(blocker_id=viewer.pk, blocked=OuterRef("pk"))),
+        )
+    person = people.select_related("hand_record", "rating").first()
+    if person is not None:
+        # A missing reverse one-to-one row raises on access: read both once, here.
+        person.record = getattr(person, "hand_record", None) or HandRecord(user=person)
+        person.rating_row = getattr(person, "rating", None)
+    return person
+
+
+def _latest_and_recent(user) -> tuple[list[dict], list[dict]]:
+    """The user's latest match (its level is the "current level") and the latest
+    RECENT_MATCHES at public tables, read together: one list of ids, one page of rows."""
+    newest = [F("started_at").desc(), F("pk").desc()]
+    picked = (
+        Match.objects.filter(seating__user=user)
+        .annotate(
+            overall=Window(RowNumber(), order_by=newest),
+            in_kind=Window(RowNumber(), partition_by=F("table__is_private"), order_by=newest),
+        )
+        .filter(Q(overall=1) | Q(in_kind__lte=RECENT_MATCHES))  # one pass over the user's matches
+    )
+    ids = list(picked.values_list("pk", flat=True))  # at most 1 + 5 public + 5 private
+    # A profile is public: private tables' matches (who played with whom) stay off it.
+    first_hand = (
+        Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
+    )
+    rows = match_rows(user_matches(user=user).filter(pk__in=ids).annotate(first_hand=Subquery(first_hand)), user=user)
+    recent = [row for row in rows if not row["match"].table.is_private][:RECENT_MATCHES]
+    return rows[:1], recent  # newest first: the first row is the latest match
+
+
+def _hand_counts(user, record: HandRecord | None = None) -> dict:
     """Every per-hand number of the profile, from the player's hand record: the write path
     adds each scored hand to it (games/history/hand_records.py), so a busy player's
     thousands of hands are not read again for each visit."""
-    record = HandRecord.objects.filter(user=user).first() or HandRecord(user=user)
+    if record is None:
+        record = HandRecord.objects.filter(user=user).first() or HandRecord(user=user)
     return {
         **{key: getattr(record, key) for key in ("as_dealer", "as_defender", "dealt", "kept", "took_over")},
         **{key: getattr(record, key) for key in ("kitty_won", "kitty_won_points", "kitty_conceded")},
@@ -103,27 +144,44 @@ def levels_per_hand(user) -> list[int]:
 
 def people_met(user) -> dict:
     """Favourite partners and most-met opponents, in finished matches at public tables:
-    each counted and ranked by the database, which returns the five of each shown."""
-    return {"partners": _met(user, partners=True), "opponents": _met(user, partners=False)}
+    each list the PEOPLE_SHOWN met most often, ties by name.
+
+    One statement: the user's matches, the others at them counted per person and side;
+    only the people who can still make the cut (RANK by count ≤ PEOPLE_SHOWN: ties
+    included) have their names read and ranked — a busy player met ~1,500 people, and
+    reading every name cost as much as the counting (docs/performance.md)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PEOPLE_MET, {"user": user.pk, "shown": PEOPLE_SHOWN})
+        rows = cursor.fetchall()
+    met: dict[str, list[dict]] = {"partners": [], "opponents": []}
+    for partner, name, matches, won in rows:
+        met["partners" if partner else "opponents"].append({"user__username": name, "matches": matches, "won": won})
+    return met
 
 
-def _met(user, *, partners: bool) -> list[dict]:
-    # The others at the user's matches; "my_team" reuses the join that found the user's seat.
-    others = (
-        MatchPlayer.objects.filter(
-            match__seating__user=user,
-            match__table__is_private=False,
-            match__aborted=False,
-            match__winner_team__isnull=False,
-            user__isnull=False,
-        )
-        .exclude(user=user)
-        .alias(my_team=Mod(F("match__seating__position"), 2), their_team=Mod(F("position"), 2))
-    )
-    others = others.filter(their_team=F("my_team")) if partners else others.exclude(their_team=F("my_team"))
-    counted = (
-        others.values("user__username")
-        .annotate(matches=Count("id"), won=Count("id", filter=Q(match__winner_team=F("my_team"))))
-        .order_by("-matches", "user__username")
-    )
-    return [dict(row) for row in counted[:PEOPLE_SHOWN]]
+# "won": the matches the user won, with or against that person.
+_PEOPLE_MET = """
+WITH mine AS (
+    SELECT me.match_id, me.position %% 2 AS team, m.winner_team
+    FROM games_matchplayer me
+    JOIN games_match m ON m.id = me.match_id
+    JOIN games_table t ON t.id = m.table_id
+    WHERE me.user_id = %(user)s AND NOT t.is_private AND NOT m.aborted AND m.winner_team IS NOT NULL
+), met AS (
+    SELECT other.user_id, other.position %% 2 = mine.team AS partner, COUNT(*) AS matches,
+        COUNT(*) FILTER (WHERE mine.winner_team = mine.team) AS won,
+        RANK() OVER (PARTITION BY other.position %% 2 = mine.team ORDER BY COUNT(*) DESC) AS by_count
+    FROM mine JOIN games_matchplayer other ON other.match_id = mine.match_id
+    WHERE other.user_id IS NOT NULL AND other.user_id <> %(user)s
+    GROUP BY 1, 2
+), named AS (
+    SELECT partner, (SELECT username FROM auth_user WHERE id = met.user_id) AS username, matches, won
+    FROM met WHERE by_count <= %(shown)s
+)
+SELECT partner, username, matches, won FROM (
+    SELECT named.*, ROW_NUMBER() OVER (PARTITION BY partner ORDER BY matches DESC, username) AS place
+    FROM named
+) ranked
+WHERE place <= %(shown)s
+ORDER BY partner DESC, place
+"""
