@@ -110,7 +110,7 @@ def _latest_and_recent(user) -> tuple[list[dict], list[dict]]:
         )
         .filter(Q(overall=1) | Q(in_kind__lte=RECENT_MATCHES))  # one pass over the user's matches
     )
-    ids = list(picked.values_list("pk", flat=True))  # at most 1 + 5 public + 5 private
+    ids = picked.values("pk")  # at most 1 + 5 public + 5 private, a subquery of the next
     # A profile is public: private tables' matches (who played with whom) stay off it.
     first_hand = (
         Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
