@@ -3,6 +3,7 @@ leaderboard."""
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Sum, Window
 
 from games.models import Match
@@ -92,9 +93,15 @@ def leaderboard_recent(*, now, days: int = RECENT_DAYS):
     the `rating_change_recent` index alone (names and ratings are added to one page's rows
     by `with_names`). Slice it: the database then sums once, counts the players with a
     window and returns only that page's rows (`RecentBoard`)."""
-    established = Rating.objects.filter(matches__gte=maths.PROVISIONAL_MATCHES, user__is_active=True).values("pk")
+    # Every player with a rating change has a Rating row (the service and the replay keep
+    # both), so "established" is "not provisional and not inactive": the few to leave out
+    # are hashed, instead of joining every established player to every change.
+    provisional = Rating.objects.filter(matches__lt=maths.PROVISIONAL_MATCHES).values("pk")
+    inactive = get_user_model().objects.filter(is_active=False).values("pk")
     return (
-        RatingChange.objects.filter(rated_at__gte=now - timedelta(days=days), user_id__in=established)
+        RatingChange.objects.filter(rated_at__gte=now - timedelta(days=days))
+        .exclude(user_id__in=provisional)
+        .exclude(user_id__in=inactive)
         .values("user_id")
         .annotate(gain=Sum(F("display_after") - F("display_before")), played=Count("pk"), total=Window(Count("*")))
         .order_by("-gain", "user_id")
