@@ -21,14 +21,13 @@ Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
 from django.contrib.auth import get_user_model
-from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum, Window
-from django.db.models.functions import Mod, RowNumber
+from django.db.models import Exists, OuterRef, Subquery
 
 from accounts.models import Block, Follow
 from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.history.models import HandRecord
-from games.models import Hand, Match, MatchPlayer
+from games.history.seats import seat_summary
+from games.models import Hand
 
 RECENT_MATCHES = 5
 PEOPLE_SHOWN = 5
@@ -37,21 +36,13 @@ PEOPLE_SHOWN = 5
 def profile_stats(user, *, record: HandRecord | None = None) -> dict:
     """`record`: the user's hand record when the caller has read it already (the profile
     view reads it with the user); None reads it here."""
-    matches = MatchPlayer.objects.filter(user=user).aggregate(
-        played=Count("match", distinct=True, filter=Q(match__aborted=False, match__winner_team__isnull=False)),
-        won=Count(
-            "match",
-            distinct=True,
-            filter=Q(match__aborted=False, match__winner_team=Mod(F("position"), 2)),
-        ),
-        failed_throws=Sum("failed_throws"),
-    )
+    seats = seat_summary(user, recent=RECENT_MATCHES, shown=PEOPLE_SHOWN)
     counts = _hand_counts(user, record)
-    latest, recent = _latest_and_recent(user)
+    latest, recent = _latest_and_recent(user, seats["picked"])
     return {
-        "matches_played": matches["played"],
-        "matches_won": matches["won"],
-        "failed_throws": matches["failed_throws"] or 0,
+        "matches_played": seats["played"],
+        "matches_won": seats["won"],
+        "failed_throws": seats["failed_throws"] or 0,
         "hands_as_dealer": counts["as_dealer"],
         "hands_as_defender": counts["as_defender"],
         "defenders_average": (
@@ -73,7 +64,8 @@ def profile_stats(user, *, record: HandRecord | None = None) -> dict:
         "best_level": counts["best_level"] or (START_LEVELS["0"] if latest else None),
         "levels_per_hand": counts["levels_per_hand"],
         "recent_matches": recent,
-        **people_met(user),
+        "partners": seats["partners"],
+        "opponents": seats["opponents"],
     }
 
 
@@ -98,19 +90,10 @@ def profile_person(*, username: str, viewer):
     return person
 
 
-def _latest_and_recent(user) -> tuple[list[dict], list[dict]]:
+def _latest_and_recent(user, ids: list[int]) -> tuple[list[dict], list[dict]]:
     """The user's latest match (its level is the "current level") and the latest
-    RECENT_MATCHES at public tables, read together: one list of ids, one page of rows."""
-    newest = [F("started_at").desc(), F("pk").desc()]
-    picked = (
-        Match.objects.filter(seating__user=user)
-        .annotate(
-            overall=Window(RowNumber(), order_by=newest),
-            in_kind=Window(RowNumber(), partition_by=F("table__is_private"), order_by=newest),
-        )
-        .filter(Q(overall=1) | Q(in_kind__lte=RECENT_MATCHES))  # one pass over the user's matches
-    )
-    ids = picked.values("pk")  # at most 1 + 5 public + 5 private, a subquery of the next
+    RECENT_MATCHES at public tables, from their ids (`seat_summary`'s "picked": the latest
+    match, and the latest RECENT_MATCHES of each kind of table) in one page of rows."""
     # A profile is public: private tables' matches (who played with whom) stay off it.
     first_hand = (
         Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
@@ -140,48 +123,3 @@ def levels_per_hand(user) -> list[int]:
     """The levels each of the user's latest hands moved (at most LATEST_LEVELS), oldest
     first: + the user's team went up (or kept the deal), − the other team did (RULES §7.2)."""
     return _hand_counts(user)["levels_per_hand"]
-
-
-def people_met(user) -> dict:
-    """Favourite partners and most-met opponents, in finished matches at public tables:
-    each list the PEOPLE_SHOWN met most often, ties by name.
-
-    One statement: the user's matches, the others at them counted per person and side;
-    only the people who can still make the cut (RANK by count ≤ PEOPLE_SHOWN: ties
-    included) have their names read and ranked — a busy player met ~1,500 people, and
-    reading every name cost as much as the counting (docs/performance.md)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_PEOPLE_MET, {"user": user.pk, "shown": PEOPLE_SHOWN})
-        rows = cursor.fetchall()
-    met: dict[str, list[dict]] = {"partners": [], "opponents": []}
-    for partner, name, matches, won in rows:
-        met["partners" if partner else "opponents"].append({"user__username": name, "matches": matches, "won": won})
-    return met
-
-
-# "won": the matches the user won, with or against that person.
-_PEOPLE_MET = """
-WITH mine AS (
-    SELECT me.match_id, me.position %% 2 AS team, m.winner_team
-    FROM games_matchplayer me
-    JOIN games_match m ON m.id = me.match_id
-    JOIN games_table t ON t.id = m.table_id
-    WHERE me.user_id = %(user)s AND NOT t.is_private AND NOT m.aborted AND m.winner_team IS NOT NULL
-), met AS (
-    SELECT other.user_id, other.position %% 2 = mine.team AS partner, COUNT(*) AS matches,
-        COUNT(*) FILTER (WHERE mine.winner_team = mine.team) AS won,
-        RANK() OVER (PARTITION BY other.position %% 2 = mine.team ORDER BY COUNT(*) DESC) AS by_count
-    FROM mine JOIN games_matchplayer other ON other.match_id = mine.match_id
-    WHERE other.user_id IS NOT NULL AND other.user_id <> %(user)s
-    GROUP BY 1, 2
-), named AS (
-    SELECT partner, (SELECT username FROM auth_user WHERE id = met.user_id) AS username, matches, won
-    FROM met WHERE by_count <= %(shown)s
-)
-SELECT partner, username, matches, won FROM (
-    SELECT named.*, ROW_NUMBER() OVER (PARTITION BY partner ORDER BY matches DESC, username) AS place
-    FROM named
-) ranked
-WHERE place <= %(shown)s
-ORDER BY partner DESC, place
-"""
