@@ -118,6 +118,22 @@ def test_block_and_unblock_from_the_profile():
 
 
 @pytest.mark.django_db
+def test_the_profile_says_who_follows_whom():
+    ann, bob = make_user("ann"), make_user("bob")
+    client = Client()
+    client.force_login(ann)
+    page = client.get(reverse("profile", args=["bob"])).content.decode()
+    assert ">Follow<" in page and "Follows you" not in page and ">Block<" in page
+    Follow.objects.create(follower=bob, followed=ann)
+    assert "Follows you" in client.get(reverse("profile", args=["bob"])).content.decode()
+    Follow.objects.create(follower=ann, followed=bob)
+    page = client.get(reverse("profile", args=["bob"])).content.decode()
+    assert ">Unfollow<" in page and ">Friends<" in page
+    own = client.get(reverse("profile", args=["ann"])).content.decode()  # no relation to oneself
+    assert 'data-testid="follow"' not in own and "Follows you" not in own
+
+
+@pytest.mark.django_db
 def test_blocking_nobody_oneself_or_by_get_changes_nothing():
     ann = make_user("ann")
     client = Client()

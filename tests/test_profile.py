@@ -182,3 +182,18 @@ def test_the_profile_draws_both_charts_as_svg_with_labelled_axes_in_both_languag
     own = client.get(reverse("profile", args=["ann"])).content.decode()
     assert reverse("hand_replay", args=[match.hands.get().pk]) in own
     assert "计分比赛" in own and "最近比赛" in own and "作为庄家" in own
+
+
+def test_a_busy_profile_costs_a_fixed_few_queries(people, django_assert_max_num_queries):
+    """The player, rating, hand record and relations are one query, the seats one more
+    (docs/performance.md): the count does not grow with the matches shown or met."""
+    ann, bob, cat, dan, _eve = people.values()
+    table = make_table(ann)
+    for days in range(8):
+        make_match(table, [ann, bob, cat, dan], days_ago=days, winner=days % 2)
+    reader = Client()
+    reader.force_login(bob)
+    reader.get(reverse("profile", args=["ann"]))  # the session's first reads
+    with django_assert_max_num_queries(10):
+        page = reader.get(reverse("profile", args=["ann"]))
+    assert page.status_code == 200 and page.content.decode().count('data-label="Partner"') == 5

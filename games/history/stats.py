@@ -20,7 +20,10 @@ Definitions:
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User  # settings.AUTH_USER_MODEL (the default)
 from django.db.models import Exists, OuterRef, Subquery
 
 from accounts.models import Block, Follow
@@ -28,6 +31,7 @@ from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.history.models import HandRecord
 from games.history.seats import seat_summary
 from games.models import Hand
+from games.ratings.models import Rating
 
 RECENT_MATCHES = 5
 PEOPLE_SHOWN = 5
@@ -69,12 +73,20 @@ def profile_stats(user, *, record: HandRecord | None = None) -> dict:
     }
 
 
-def profile_person(*, username: str, viewer):
+@dataclass
+class ProfilePerson:
+    """A profile's player and what the page says about them, read in one query."""
+
+    user: User
+    record: HandRecord  # their hand record (an empty one when they have none)
+    rating: Rating | None
+    relation: dict  # for another logged-in reader: following, followed_back, blocking
+
+
+def profile_person(*, username: str, viewer) -> ProfilePerson | None:
     """The active user shown at /accounts/u/<username>/ (as accounts' `user_public_get`),
-    or None; read with what the page says about them in one query: `record` (their
-    HandRecord, or an empty one), `rating_row` (their Rating, or None) and, for another
-    logged-in reader, whether the reader follows them (`viewer_follows`), they follow the
-    reader back (`follows_viewer`) and the reader blocks them (`viewer_blocks`)."""
+    or None; with their HandRecord, Rating and, for another logged-in reader, whether the
+    reader follows them, they follow the reader back and the reader blocks them."""
     people = get_user_model().objects.filter(username=username, is_active=True)
     if viewer.is_authenticated:
         people = people.annotate(
@@ -82,12 +94,21 @@ def profile_person(*, username: str, viewer):
             follows_viewer=Exists(Follow.objects.filter(follower=OuterRef("pk"), followed_id=viewer.pk)),
             viewer_blocks=Exists(Block.objects.filter(blocker_id=viewer.pk, blocked=OuterRef("pk"))),
         )
-    person = people.select_related("hand_record", "rating").first()
-    if person is not None:
-        # A missing reverse one-to-one row raises on access: read both once, here.
-        person.record = getattr(person, "hand_record", None) or HandRecord(user=person)
-        person.rating_row = getattr(person, "rating", None)
-    return person
+    user = people.select_related("hand_record", "rating").first()
+    if user is None:
+        return None
+    relation = (
+        {"following": "viewer_follows", "followed_back": "follows_viewer", "blocking": "viewer_blocks"}
+        if viewer.is_authenticated and viewer.pk != user.pk
+        else {}
+    )
+    # A missing reverse one-to-one row raises on access: getattr's default reads it as none.
+    return ProfilePerson(
+        user=user,
+        record=getattr(user, "hand_record", None) or HandRecord(user=user),
+        rating=getattr(user, "rating", None),
+        relation={key: getattr(user, annotation) for key, annotation in relation.items()},
+    )
 
 
 def _latest_and_recent(user, ids: list[int]) -> tuple[list[dict], list[dict]]:

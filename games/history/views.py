@@ -200,32 +200,22 @@ def _uploaded(request) -> object:
 
 
 def profile(request, username):
-    profile_user = profile_person(username=username, viewer=request.user)
-    if profile_user is None:
+    person = profile_person(username=username, viewer=request.user)
+    if person is None:
         raise Http404(_("No such player."))
+    profile_user = person.user
     context = {
         "profile_user": profile_user,
         "is_own_profile": request.user == profile_user,
         # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
-        "stats": (stats := profile_stats(profile_user, record=profile_user.record)),
-        "rating": profile_user.rating_row,
-        **_relation(request.user, profile_user),
+        "stats": (stats := profile_stats(profile_user, record=person.record)),
+        "rating": person.rating,
+        # Whether the reader follows or blocks this player, and whether they follow back.
+        **person.relation,
         "provisional_under": maths.PROVISIONAL_MATCHES,
         **_charts(profile_user, stats["levels_per_hand"]),
     }
     return render(request, "accounts/profile.html", context)
-
-
-def _relation(viewer, profile_user) -> dict:
-    """Whether the reader follows or blocks this player, and whether they follow back
-    (read with the player by `profile_person`)."""
-    if not viewer.is_authenticated or viewer == profile_user:
-        return {}
-    return {
-        "following": profile_user.viewer_follows,
-        "followed_back": profile_user.follows_viewer,
-        "blocking": profile_user.viewer_blocks,
-    }
 
 
 def _charts(user, levels: list[int]) -> dict:
