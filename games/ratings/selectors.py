@@ -154,7 +154,12 @@ def with_names(rows) -> list[dict]:
             "pk", "user__username", "display"
         )
     }
-    return [dict(row, user__username=found[row["user_id"]][0], display=found[row["user_id"]][1]) for row in rows]
+    # Every player with a change has a rating (leaderboard_recent); a row without one is skipped, not a crash.
+    return [
+        dict(row, user__username=found[row["user_id"]][0], display=found[row["user_id"]][1])
+        for row in rows
+        if row["user_id"] in found
+    ]
 
 
 def rating_series(user, *, limit: int = 200) -> tuple[list[int], int]:
