@@ -1,6 +1,6 @@
 """Page benchmark: the leaderboard and a busy player's profile on a big site.
 
-    .venv/bin/python bench/pages.py [--users 10000] [--matches 100000] [--runs 100] [--reseed]
+    .venv/bin/python bench/pages.py [--users 10000] [--matches 100000] [--runs 300] [--reseed]
 
 Seeds its own database (default postgres://postgres@127.0.0.1:5432/doubleup_bench_pages,
 created and migrated if needed; --reseed empties it first) with bulk_create: USERS players,
@@ -200,9 +200,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=10_000)
     parser.add_argument("--matches", type=int, default=100_000)
-    # 100 renders per page: with 40, "p99" was the slowest render or nearly, so one
-    # hiccup of a shared machine set it; 100 make it a percentile again.
-    parser.add_argument("--runs", type=int, default=100)
+    # 300 renders per page: p99 (statistics.quantiles) of n renders sits between the
+    # slowest and the next, so with 40 it was the slowest render, set by one hiccup — the
+    # process's occasional full garbage collection (60-80 ms: ~120,000 objects of a
+    # Django process) or a neighbour on a shared machine. Of 300, it is the 3rd slowest.
+    parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--reseed", action="store_true", help="empty the bench database first")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_PAGES_DATABASE_URL", DEFAULT_DATABASE_URL))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_PAGES_REDIS_URL", DEFAULT_REDIS_URL))
