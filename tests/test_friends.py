@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Ban, Follow, Mute
+from accounts.models import Ban, Block, Follow, Mute
 from games import chat
 from games.engine import Refusal
 from games.friends import service
@@ -83,6 +83,93 @@ def test_follow_from_the_profile_and_friends_are_mutual_follows():
     assert client.post(reverse("follow", args=["nobody"]), {"follow": "1"}).status_code == 404
     client.post(reverse("follow", args=["ann"]), {"follow": "1"})  # oneself: refused
     assert not Follow.objects.filter(follower=ann, followed=ann).exists()
+
+
+def _said(response) -> str:
+    """The message a POST left for the next page (the newest: unread ones pile up)."""
+    from django.contrib.messages import get_messages
+
+    return [str(message) for message in get_messages(response.wsgi_request)][-1]
+
+
+@pytest.mark.django_db
+def test_block_and_unblock_from_the_profile():
+    ann, bob = make_user("ann"), make_user("bob")
+    _befriend(ann, bob)
+    invitation_table = make_table(bob, players=[bob, None, None, None], turn_limit_s=30)
+    Invitation.objects.create(
+        table=invitation_table, sender=bob, recipient=ann, seat=1, expires_at=timezone.now() + timedelta(minutes=2)
+    )
+    client = Client()
+    client.force_login(ann)
+    cache.delete(service.relations_key(ann))
+    response = client.post(reverse("block", args=["bob"]), {"block": "1"})
+    assert response.status_code == 302 and response["Location"] == reverse("profile", args=["bob"])
+    assert _said(response) == "You blocked bob."
+    assert Block.objects.filter(blocker=ann, blocked=bob).exists()
+    assert not Follow.objects.filter(follower=ann, followed=bob).exists()  # following ends both ways
+    assert not Follow.objects.filter(follower=bob, followed=ann).exists()
+    assert Invitation.objects.get().status == Invitation.Status.DECLINED
+    page = client.get(reverse("profile", args=["bob"])).content.decode()
+    assert "Unblock" in page and 'data-testid="follow"' not in page  # no following whom one blocks
+    response = client.post(reverse("block", args=["bob"]), {"block": "0"})
+    assert _said(response) == "You unblocked bob." and not Block.objects.exists()
+    assert 'data-testid="follow"' in client.get(reverse("profile", args=["bob"])).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_profile_says_who_follows_whom():
+    ann, bob = make_user("ann"), make_user("bob")
+    client = Client()
+    client.force_login(ann)
+    page = client.get(reverse("profile", args=["bob"])).content.decode()
+    assert ">Follow<" in page and "Follows you" not in page and ">Block<" in page
+    Follow.objects.create(follower=bob, followed=ann)
+    assert "Follows you" in client.get(reverse("profile", args=["bob"])).content.decode()
+    Follow.objects.create(follower=ann, followed=bob)
+    page = client.get(reverse("profile", args=["bob"])).content.decode()
+    assert ">Unfollow<" in page and ">Friends<" in page
+    own = client.get(reverse("profile", args=["ann"])).content.decode()  # no relation to oneself
+    assert 'data-testid="follow"' not in own and "Follows you" not in own
+
+
+@pytest.mark.django_db
+def test_blocking_nobody_oneself_or_by_get_changes_nothing():
+    ann = make_user("ann")
+    client = Client()
+    assert client.post(reverse("block", args=["ann"]), {"block": "1"}).status_code == 302  # to the login page
+    client.force_login(ann)
+    cache.delete(service.relations_key(ann))
+    assert client.post(reverse("block", args=["nobody"]), {"block": "1"}).status_code == 404
+    assert client.get(reverse("block", args=["ann"])).status_code == 405
+    response = client.post(reverse("block", args=["ann"]), {"block": "1"})
+    assert _said(response) == "You cannot do that to yourself."
+    assert not Block.objects.exists()
+
+
+@pytest.mark.django_db
+def test_following_and_blocking_are_flood_limited(monkeypatch):
+    monkeypatch.setattr(service, "RELATION_CHANGES_PER_MINUTE", 3)
+    ann, bob, _cat = make_user("ann"), make_user("bob"), make_user("cat")
+    client = Client()
+    client.force_login(ann)
+    client.cookies["django_language"] = "zh-hans"
+    cache.delete(service.relations_key(ann))
+    client.post(reverse("follow", args=["bob"]), {"follow": "1"})
+    client.post(reverse("follow", args=["bob"]), {"follow": "0"})
+    client.post(reverse("block", args=["cat"]), {"block": "1"})
+    before = (list(Follow.objects.values_list("pk")), list(Block.objects.values_list("pk")))
+    response = client.post(reverse("follow", args=["cat"]), {"follow": "1"})
+    assert _said(response) == "你短时间内关注或屏蔽的玩家太多了，请等一分钟。"
+    response = client.post(reverse("block", args=["cat"]), {"block": "0"})
+    assert "请等一分钟" in _said(response)
+    assert (list(Follow.objects.values_list("pk")), list(Block.objects.values_list("pk"))) == before
+    with pytest.raises(Refusal) as refused:
+        service.follow_set(user=ann, target_id=bob.pk, following=True)
+    assert refused.value.code == "too_many" and not Follow.objects.exists()
+    cache.delete(service.relations_key(ann))  # a minute later
+    service.follow_set(user=ann, target_id=bob.pk, following=True)
+    assert Follow.objects.filter(follower=ann, followed=bob).exists()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -91,3 +91,42 @@ def test_a_bad_period_or_page_shows_the_first_page_of_all_time():
     _rated(make_user("ann"), 1500, ESTABLISHED)
     html = Client().get(reverse("leaderboard") + "?period=<script>&page=zz").content.decode()
     assert _rows(html) == ["ann"] and "<script>" not in html
+
+
+def test_the_last_30_days_pages_and_leaves_provisional_and_inactive_players_out():
+    now = timezone.now()
+    for n in range(PER_PAGE + 3):
+        user = make_user(f"player{n:03d}")
+        _rated(user, 1500, ESTABLISHED)
+        _change(user, 200 - n, now - timedelta(days=1))
+    newcomer = make_user("newcomer")  # the biggest gain, but provisional: not listed
+    _rated(newcomer, 1500, ESTABLISHED - 1)
+    _change(newcomer, 500, now - timedelta(days=1))
+    gone = make_user("gone")
+    _rated(gone, 1500, ESTABLISHED)
+    _change(gone, 400, now - timedelta(days=1))
+    gone.is_active = False
+    gone.save()
+    client = Client()
+    url = reverse("leaderboard") + "?period=30d"
+    first = client.get(url).content.decode()
+    second = client.get(url + "&page=2").content.decode()
+    assert _rows(first) == [f"player{n:03d}" for n in range(PER_PAGE)] and "Page 1 of 2" in first
+    assert _rows(second) == ["player050", "player051", "player052"] and "Page 2 of 2" in second
+    assert '<td class="num">51</td>' in second and "+150" in second
+    assert "newcomer" not in first + second and "gone" not in first + second
+    # Out of range: the last page, as for all time; not a number: the first.
+    assert _rows(client.get(url + "&page=99").content.decode()) == _rows(second)
+    assert _rows(client.get(url + "&page=0").content.decode()) == _rows(second)
+    assert _rows(client.get(url + "&page=x").content.decode()) == _rows(first)
+
+
+def test_the_last_30_days_in_chinese():
+    ann = make_user("ann")
+    _rated(ann, 1500, ESTABLISHED)
+    _change(ann, 25, timezone.now() - timedelta(days=1))
+    client = Client()
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get(reverse("leaderboard") + "?period=30d").content.decode()
+    assert "最近 30 天" in html and "涨分" in html and "这段时间内在计分比赛中获得的积分。" in html
+    assert _rows(html) == ["ann"] and "+25" in html

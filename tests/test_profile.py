@@ -102,6 +102,25 @@ def test_partners_and_opponents_at_public_tables_only(people):
     ]
 
 
+def test_the_five_met_most_often_ties_by_name_and_the_latest_matches(people):
+    """Six partners once each: the first five by name. The latest match is at a private
+    table: its level is the current one, but the recent matches list public ones only,
+    the latest five; a match with a bot seat counts its people only."""
+    ann, bob, cat, dan, eve = people.values()
+    public = make_table(ann)
+    others = [make_user(name) for name in ("zed", "yan", "xia", "wu", "vic", "uma")]
+    for days, partner in enumerate(others, start=2):
+        make_match(public, [ann, bob, partner, None], days_ago=days, winner=0, levels={"0": "5", "1": "3"})
+    private = make_table(eve, is_private=True)
+    make_match(private, [eve, ann, dan, cat], days_ago=0, winner=1, levels={"0": "4", "1": "K"})
+    stats = profile_stats(ann)
+    assert [p["user__username"] for p in stats["partners"]] == ["uma", "vic", "wu", "xia", "yan"]
+    assert [(p["user__username"], p["matches"], p["won"]) for p in stats["opponents"]] == [("bob", 6, 6)]
+    assert stats["current_level"] == "K" and stats["matches_played"] == 7 and stats["matches_won"] == 7
+    assert [row["match"].table_id for row in stats["recent_matches"]] == [public.pk] * 5
+    assert [row["partner"] for row in stats["recent_matches"]] == ["zed", "yan", "xia", "wu", "vic"]
+
+
 def _failing_throw(game):
     """Two cards of one plain suit from the leader's hand that the other hands can beat."""
     seat = game.turn
@@ -163,3 +182,18 @@ def test_the_profile_draws_both_charts_as_svg_with_labelled_axes_in_both_languag
     own = client.get(reverse("profile", args=["ann"])).content.decode()
     assert reverse("hand_replay", args=[match.hands.get().pk]) in own
     assert "计分比赛" in own and "最近比赛" in own and "作为庄家" in own
+
+
+def test_a_busy_profile_costs_a_fixed_few_queries(people, django_assert_max_num_queries):
+    """The player, rating, hand record and relations are one query, the seats one more
+    (docs/performance.md): the count does not grow with the matches shown or met."""
+    ann, bob, cat, dan, _eve = people.values()
+    table = make_table(ann)
+    for days in range(8):
+        make_match(table, [ann, bob, cat, dan], days_ago=days, winner=days % 2)
+    reader = Client()
+    reader.force_login(bob)
+    reader.get(reverse("profile", args=["ann"]))  # the session's first reads
+    with django_assert_max_num_queries(10):
+        page = reader.get(reverse("profile", args=["ann"]))
+    assert page.status_code == 200 and page.content.decode().count('data-label="Partner"') == 5

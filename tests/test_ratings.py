@@ -358,3 +358,25 @@ def test_the_match_page_shows_rating_changes_and_lets_a_moderator_void_it(player
     assert not RatedMatch.objects.get(match=match).voided
     moderator.post(url, {"void-reason": "the same four farming"})
     assert RatedMatch.objects.get(match=match).voided and not Rating.objects.exists()
+
+
+def test_voiding_a_missing_or_unrated_match_over_http_is_refused_and_changes_nothing(players):
+    from django.contrib.messages import get_messages
+
+    now = timezone.now()
+    rated = _match(players, winner=0, at=now)
+    match_rate(match=rated, now=now)
+    casual = Match.objects.create(
+        table=Table.objects.create(owner=players[0], name="casual"), number=1, winner_team=1, finished_at=now
+    )
+    stored, logged = ratings_snapshot(), ModerationLog.objects.count()
+    moderator = Client()
+    moderator.force_login(make_moderator())
+    missing = Match.objects.order_by("-pk").values_list("pk", flat=True).first() + 1000
+    for match_id, said in [(missing, "No such match."), (casual.pk, "This match did not change any rating.")]:
+        response = moderator.post(reverse("moderation_match_void", args=[match_id]), {"void-reason": "farming"})
+        assert response.status_code == 302
+        assert [str(m) for m in get_messages(response.wsgi_request)][-1] == said  # the newest message
+    assert moderator.get(reverse("moderation_match_void", args=[rated.pk])).status_code == 405
+    assert snapshot_differences(ratings_snapshot(), stored) == 0 and ModerationLog.objects.count() == logged
+    assert not RatedMatch.objects.filter(voided=True).exists()

@@ -22,6 +22,9 @@ from games.models import Table
 
 INVITATION_LIFETIME = timedelta(minutes=2)
 INVITATIONS_PER_MINUTE = 10
+# Follows, unfollows, blocks and unblocks together: a person changes a few a minute; a
+# script toggling them would flood the followed player's page and the database.
+RELATION_CHANGES_PER_MINUTE = 30
 
 NO_SUCH_PLAYER = ("no_user", gettext_noop("No such player."))
 CANNOT_INVITE = ("cannot_invite", gettext_noop("You cannot invite this player."))
@@ -38,10 +41,23 @@ def _other(user, target_id) -> User:
     return target
 
 
+def relations_key(user) -> str:
+    return f"relations:{user.pk}"
+
+
+def _relation_check(user) -> None:
+    """Refuse a follow or block change over the flood limit (counted before the change)."""
+    if count_in_window(relations_key(user), 60) > RELATION_CHANGES_PER_MINUTE:
+        raise Refusal(
+            "too_many", gettext_noop("You have followed or blocked many players at once. Please wait a minute.")
+        )
+
+
 @transaction.atomic
 def follow_set(*, user, target_id: int, following: bool) -> None:
     """Follow (or stop following) a player. One cannot follow someone who blocks them."""
     target = _other(user, target_id)
+    _relation_check(user)
     if not following:
         Follow.objects.filter(follower=user, followed=target).delete()
         return
@@ -55,6 +71,7 @@ def block_set(*, user, target_id: int, blocking: bool) -> None:
     """Block (or unblock) a player. Blocking ends following both ways and withdraws their
     pending invitations to this user."""
     target = _other(user, target_id)
+    _relation_check(user)
     if not blocking:
         Block.objects.filter(blocker=user, blocked=target).delete()
         return

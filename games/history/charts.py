@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 46, 352, 12, 164  # the plot area; axis labels outside it
 X_TICKS = 5
+BAR_FILL = {"up": "#2e7d4f", "down": "#c62828", "even": "#9aa5a0"}  # ours up, theirs, none
 
 
 @dataclass
@@ -38,6 +39,17 @@ class Chart:
     @property
     def x_label_at(self) -> float:
         return (self.left + self.right) / 2
+
+    @property
+    def bars_svg(self) -> str:
+        """The bars as SVG elements, written here rather than by a template loop (a
+        profile's 40 bars cost the page ~4 ms through the template engine). Numbers and
+        fixed words only: nothing in it needs escaping."""
+        return "".join(
+            f'<rect class="bar bar--{bar["kind"]}" x="{bar["x"]}" y="{bar["y"]}" width="{bar["width"]}" '
+            f'height="{bar["height"]}" fill="{BAR_FILL[bar["kind"]]}"><title>{bar["value"]:+d}</title></rect>'
+            for bar in self.bars
+        )
 
 
 def nice_ticks(low: float, high: float, count: int = 4) -> list[float]:

@@ -67,7 +67,12 @@ def player_name(player: MatchPlayer) -> str:
 
 def match_levels(match: Match) -> dict:
     """The teams' levels now: final, else after the last finished hand, else the start."""
-    return match.final_levels or getattr(match, "last_levels", None) or _last_levels(match) or dict(START_LEVELS)
+    if match.final_levels:
+        return match.final_levels
+    # `user_matches` read the last finished hand's levels already: None there means no
+    # finished hand (asking again cost a query per such match on a list).
+    last = match.last_levels if hasattr(match, "last_levels") else _last_levels(match)
+    return last or dict(START_LEVELS)
 
 
 def _last_levels(match):

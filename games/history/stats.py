@@ -20,41 +20,33 @@ Definitions:
 Only finished hands count; a running hand's numbers are not known yet anyway.
 """
 
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Mod
+from dataclasses import dataclass
 
-from games.history.matches import START_LEVELS, latest_matches, match_rows
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User  # settings.AUTH_USER_MODEL (the default)
+from django.db.models import Exists, OuterRef, Subquery
+
+from accounts.models import Block, Follow
+from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.history.models import HandRecord
-from games.models import Hand, MatchPlayer
+from games.history.seats import seat_summary
+from games.models import Hand
+from games.ratings.models import Rating
 
 RECENT_MATCHES = 5
 PEOPLE_SHOWN = 5
 
 
-def profile_stats(user) -> dict:
-    matches = MatchPlayer.objects.filter(user=user).aggregate(
-        played=Count("match", distinct=True, filter=Q(match__aborted=False, match__winner_team__isnull=False)),
-        won=Count(
-            "match",
-            distinct=True,
-            filter=Q(match__aborted=False, match__winner_team=Mod(F("position"), 2)),
-        ),
-        failed_throws=Sum("failed_throws"),
-    )
-    counts = _hand_counts(user)
-    latest = match_rows(latest_matches(user=user, limit=1), user=user)
-    # A profile is public: private tables' matches (who played with whom) stay off it.
-    first_hand = (
-        Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
-    )
-    recent = match_rows(
-        latest_matches(user=user, limit=RECENT_MATCHES, public_only=True).annotate(first_hand=Subquery(first_hand)),
-        user=user,
-    )
+def profile_stats(user, *, record: HandRecord | None = None) -> dict:
+    """`record`: the user's hand record when the caller has read it already (the profile
+    view reads it with the user); None reads it here."""
+    seats = seat_summary(user, recent=RECENT_MATCHES, shown=PEOPLE_SHOWN)
+    counts = _hand_counts(user, record)
+    latest, recent = _latest_and_recent(user, seats["picked"])
     return {
-        "matches_played": matches["played"],
-        "matches_won": matches["won"],
-        "failed_throws": matches["failed_throws"] or 0,
+        "matches_played": seats["played"],
+        "matches_won": seats["won"],
+        "failed_throws": seats["failed_throws"] or 0,
         "hands_as_dealer": counts["as_dealer"],
         "hands_as_defender": counts["as_defender"],
         "defenders_average": (
@@ -76,15 +68,68 @@ def profile_stats(user) -> dict:
         "best_level": counts["best_level"] or (START_LEVELS["0"] if latest else None),
         "levels_per_hand": counts["levels_per_hand"],
         "recent_matches": recent,
-        **people_met(user),
+        "partners": seats["partners"],
+        "opponents": seats["opponents"],
     }
 
 
-def _hand_counts(user) -> dict:
+@dataclass
+class ProfilePerson:
+    """A profile's player and what the page says about them, read in one query."""
+
+    user: User
+    record: HandRecord  # their hand record (an empty one when they have none)
+    rating: Rating | None
+    relation: dict  # for another logged-in reader: following, followed_back, blocking
+
+
+def profile_person(*, username: str, viewer) -> ProfilePerson | None:
+    """The active user shown at /accounts/u/<username>/ (as accounts' `user_public_get`),
+    or None; with their HandRecord, Rating and, for another logged-in reader, whether the
+    reader follows them, they follow the reader back and the reader blocks them."""
+    people = get_user_model().objects.filter(username=username, is_active=True)
+    if viewer.is_authenticated:
+        people = people.annotate(
+            viewer_follows=Exists(Follow.objects.filter(follower_id=viewer.pk, followed=OuterRef("pk"))),
+            follows_viewer=Exists(Follow.objects.filter(follower=OuterRef("pk"), followed_id=viewer.pk)),
+            viewer_blocks=Exists(Block.objects.filter(blocker_id=viewer.pk, blocked=OuterRef("pk"))),
+        )
+    user = people.select_related("hand_record", "rating").first()
+    if user is None:
+        return None
+    relation = (
+        {"following": "viewer_follows", "followed_back": "follows_viewer", "blocking": "viewer_blocks"}
+        if viewer.is_authenticated and viewer.pk != user.pk
+        else {}
+    )
+    # A missing reverse one-to-one row raises on access: getattr's default reads it as none.
+    return ProfilePerson(
+        user=user,
+        record=getattr(user, "hand_record", None) or HandRecord(user=user),
+        rating=getattr(user, "rating", None),
+        relation={key: getattr(user, annotation) for key, annotation in relation.items()},
+    )
+
+
+def _latest_and_recent(user, ids: list[int]) -> tuple[list[dict], list[dict]]:
+    """The user's latest match (its level is the "current level") and the latest
+    RECENT_MATCHES at public tables, from their ids (`seat_summary`'s "picked": the latest
+    match, and the latest RECENT_MATCHES of each kind of table) in one page of rows."""
+    # A profile is public: private tables' matches (who played with whom) stay off it.
+    first_hand = (
+        Hand.objects.filter(match=OuterRef("pk"), finished_at__isnull=False).order_by("number").values("pk")[:1]
+    )
+    rows = match_rows(user_matches(user=user).filter(pk__in=ids).annotate(first_hand=Subquery(first_hand)), user=user)
+    recent = [row for row in rows if not row["match"].table.is_private][:RECENT_MATCHES]
+    return rows[:1], recent  # newest first: the first row is the latest match
+
+
+def _hand_counts(user, record: HandRecord | None = None) -> dict:
     """Every per-hand number of the profile, from the player's hand record: the write path
     adds each scored hand to it (games/history/hand_records.py), so a busy player's
     thousands of hands are not read again for each visit."""
-    record = HandRecord.objects.filter(user=user).first() or HandRecord(user=user)
+    if record is None:
+        record = HandRecord.objects.filter(user=user).first() or HandRecord(user=user)
     return {
         **{key: getattr(record, key) for key in ("as_dealer", "as_defender", "dealt", "kept", "took_over")},
         **{key: getattr(record, key) for key in ("kitty_won", "kitty_won_points", "kitty_conceded")},
@@ -99,31 +144,3 @@ def levels_per_hand(user) -> list[int]:
     """The levels each of the user's latest hands moved (at most LATEST_LEVELS), oldest
     first: + the user's team went up (or kept the deal), − the other team did (RULES §7.2)."""
     return _hand_counts(user)["levels_per_hand"]
-
-
-def people_met(user) -> dict:
-    """Favourite partners and most-met opponents, in finished matches at public tables:
-    each counted and ranked by the database, which returns the five of each shown."""
-    return {"partners": _met(user, partners=True), "opponents": _met(user, partners=False)}
-
-
-def _met(user, *, partners: bool) -> list[dict]:
-    # The others at the user's matches; "my_team" reuses the join that found the user's seat.
-    others = (
-        MatchPlayer.objects.filter(
-            match__seating__user=user,
-            match__table__is_private=False,
-            match__aborted=False,
-            match__winner_team__isnull=False,
-            user__isnull=False,
-        )
-        .exclude(user=user)
-        .alias(my_team=Mod(F("match__seating__position"), 2), their_team=Mod(F("position"), 2))
-    )
-    others = others.filter(their_team=F("my_team")) if partners else others.exclude(their_team=F("my_team"))
-    counted = (
-        others.values("user__username")
-        .annotate(matches=Count("id"), won=Count("id", filter=Q(match__winner_team=F("my_team"))))
-        .order_by("-matches", "user__username")
-    )
-    return [dict(row) for row in counted[:PEOPLE_SHOWN]]

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 from django.views.decorators.http import require_http_methods
 
-from accounts.selectors import blocks, follows, user_can_moderate, user_public_get
+from accounts.selectors import user_can_moderate
 from games import rulesets
 from games.analysis import pages
 from games.analysis import selectors as analyses
@@ -18,11 +18,11 @@ from games.engine import Refusal
 from games.history import export, matches
 from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
-from games.history.stats import profile_stats
+from games.history.stats import profile_person, profile_stats
 from games.models import Hand, Match, RatedMatch
 from games.moderation.forms import ReasonForm
 from games.ratings import maths
-from games.ratings.selectors import match_rating_changes, rating_series, user_rating
+from games.ratings.selectors import match_rating_changes, rating_series
 from games.web.i18n import refusal_text
 
 MATCHES_PER_PAGE = 20
@@ -200,31 +200,22 @@ def _uploaded(request) -> object:
 
 
 def profile(request, username):
-    profile_user = user_public_get(username=username)
-    if profile_user is None:
+    person = profile_person(username=username, viewer=request.user)
+    if person is None:
         raise Http404(_("No such player."))
+    profile_user = person.user
     context = {
         "profile_user": profile_user,
         "is_own_profile": request.user == profile_user,
         # Game statistics (docs/accounts.md), rendered by games/partials/profile_stats.html.
-        "stats": (stats := profile_stats(profile_user)),
-        "rating": user_rating(profile_user),
-        **_relation(request.user, profile_user),
+        "stats": (stats := profile_stats(profile_user, record=person.record)),
+        "rating": person.rating,
+        # Whether the reader follows or blocks this player, and whether they follow back.
+        **person.relation,
         "provisional_under": maths.PROVISIONAL_MATCHES,
         **_charts(profile_user, stats["levels_per_hand"]),
     }
     return render(request, "accounts/profile.html", context)
-
-
-def _relation(viewer, profile_user) -> dict:
-    """Whether the reader follows or blocks this player, and whether they follow back."""
-    if not viewer.is_authenticated or viewer == profile_user:
-        return {}
-    return {
-        "following": follows(follower=viewer, followed=profile_user),
-        "followed_back": follows(follower=profile_user, followed=viewer),
-        "blocking": blocks(blocker_id=viewer.pk, blocked_id=profile_user.pk),
-    }
 
 
 def _charts(user, levels: list[int]) -> dict:

@@ -3,7 +3,8 @@ leaderboard."""
 
 from datetime import timedelta
 
-from django.db.models import Count, F, Sum
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Sum, Window
 
 from games.models import Match
 from games.ratings import maths
@@ -88,15 +89,61 @@ def leaderboard_all_time():
 
 def leaderboard_recent(*, now, days: int = RECENT_DAYS):
     """Established players by the rating they gained in the last `days` days: user ids,
-    gain and matches, aggregated from the `rating_change_recent` index alone (names and
-    ratings are added to one page's rows by `with_names`)."""
-    established = Rating.objects.filter(matches__gte=maths.PROVISIONAL_MATCHES, user__is_active=True).values("pk")
+    gain, matches and `total` (how many players the whole board lists), aggregated from
+    the `rating_change_recent` index alone (names and ratings are added to one page's rows
+    by `with_names`). Slice it: the database then sums once, counts the players with a
+    window and returns only that page's rows (`RecentBoard`)."""
+    # Every player with a rating change has a Rating row (the service and the replay keep
+    # both), so "established" is "not provisional and not inactive": the few to leave out
+    # are hashed, instead of joining every established player to every change.
+    provisional = Rating.objects.filter(matches__lt=maths.PROVISIONAL_MATCHES).values("pk")
+    inactive = get_user_model().objects.filter(is_active=False).values("pk")
     return (
-        RatingChange.objects.filter(rated_at__gte=now - timedelta(days=days), user_id__in=established)
+        RatingChange.objects.filter(rated_at__gte=now - timedelta(days=days))
+        .exclude(user_id__in=provisional)
+        .exclude(user_id__in=inactive)
         .values("user_id")
-        .annotate(gain=Sum(F("display_after") - F("display_before")), played=Count("pk"))
+        # COUNT(*), not of ids: the rows are counted from the index alone (an index-only scan).
+        .annotate(gain=Sum(F("display_after") - F("display_before")), played=Count("*"), total=Window(Count("*")))
         .order_by("-gain", "user_id")
     )
+
+
+class RecentBoard:
+    """`leaderboard_recent` for a Paginator, one query per page shown: that page's rows
+    and the board's length together (a count and a page query would each sum the whole
+    period; summing once and paging in Python carried ~10,000 rows into Python).
+
+    `first_offset` is the page the request asks for, fetched first; a page out of range
+    (no rows, so no count) asks again from the top, as the paginator then shows the last."""
+
+    def __init__(self, *, now, per_page: int, first_offset: int = 0):
+        self._query = leaderboard_recent(now=now)
+        self._per_page = per_page
+        self._first_offset = first_offset
+        self._pages: dict[int, list[dict]] = {}
+        self._total: int | None = None
+
+    def _fetch(self, offset: int) -> list[dict]:
+        if offset not in self._pages:
+            rows = list(self._query[offset : offset + self._per_page])
+            self._pages[offset] = rows
+            if rows:
+                self._total = rows[0]["total"]
+        return self._pages[offset]
+
+    def count(self) -> int:
+        self._fetch(self._first_offset)
+        if self._total is None and self._first_offset:
+            self._fetch(0)
+        return self._total or 0
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window: slice) -> list[dict]:
+        start = window.start or 0
+        return self._fetch(start)[: window.stop - start]
 
 
 def with_names(rows) -> list[dict]:
@@ -108,7 +155,12 @@ def with_names(rows) -> list[dict]:
             "pk", "user__username", "display"
         )
     }
-    return [dict(row, user__username=found[row["user_id"]][0], display=found[row["user_id"]][1]) for row in rows]
+    # Every player with a change has a rating (leaderboard_recent); a row without one is skipped, not a crash.
+    return [
+        dict(row, user__username=found[row["user_id"]][0], display=found[row["user_id"]][1])
+        for row in rows
+        if row["user_id"] in found
+    ]
 
 
 def rating_series(user, *, limit: int = 200) -> tuple[list[int], int]:

@@ -15,8 +15,7 @@ def leaderboard(request):
     if period == "all":
         rows = selectors.leaderboard_all_time()  # an index scan: the database pages it
     else:
-        # One aggregation, paged here: a count and a page would each sum the whole period.
-        rows = list(selectors.leaderboard_recent(now=timezone.now()))
+        rows = selectors.RecentBoard(now=timezone.now(), per_page=PER_PAGE, first_offset=_offset(request))
     page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
     if period != "all":
         page.object_list = selectors.with_names(page.object_list)
@@ -31,3 +30,13 @@ def leaderboard(request):
             "provisional_under": maths.PROVISIONAL_MATCHES,
         },
     )
+
+
+def _offset(request) -> int:
+    """The first row of the page asked for (Paginator.get_page decides what is shown: a
+    page it corrects is fetched again)."""
+    try:
+        number = int(request.GET.get("page", 1))
+    except ValueError:
+        return 0
+    return (number - 1) * PER_PAGE if number > 1 else 0
