@@ -78,3 +78,37 @@ def rated_history(people, *, matches: int) -> None:
         )
         MatchPlayer.objects.bulk_create(MatchPlayer(match=match, user=u, position=i) for i, u in enumerate(seating))
         match_rate(match=match, now=at)
+
+
+def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
+    """(name, path) of every page, by who looks at it (None: a visitor)."""
+    played, hand = site["played"], site["hand"]
+    return {
+        None: [
+            ("lobby-visitor", "/"),
+            ("login", "/accounts/login/"),
+            ("register", "/accounts/register/"),
+            ("password-reset", "/accounts/password/reset/"),
+            ("password-reset-done", "/accounts/password/reset/done/"),
+            ("leaderboard", "/leaderboard/"),
+            ("leaderboard-30d", "/leaderboard/?period=30d"),
+        ],
+        "mei": [
+            ("lobby", "/"),
+            ("table-waiting", f"/tables/{site['waiting'].pk}/"),
+            ("table-between-hands", f"/tables/{played.pk}/"),
+            ("my-matches", "/matches/"),
+            ("match", f"/matches/{hand.match_id}/"),
+            ("replay", f"/hands/{hand.pk}/replay/?step=120"),
+            ("profile", "/accounts/u/mei/"),
+            ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"),
+            ("friends", "/friends/"),
+            ("settings", "/accounts/settings/"),
+            ("password-change", "/accounts/password/change/"),
+            ("report", "/report/user/jo/"),
+        ],
+        "moderator": [
+            ("moderate-user", "/moderation/users/jo/"),
+            ("moderate-table", f"/moderation/tables/{played.pk}/"),
+        ],
+    }

@@ -13,6 +13,7 @@ import pytest
 
 from tests.axe import assert_accessible, unmeasured_contrast, violations
 from tests.pages_data import build_site
+from tests.pages_data import pages_of as every_page
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     PASSWORD,
     SHOTS,
@@ -23,7 +24,6 @@ from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromi
     server_password_hashers,
 )
 from tests.test_pages_browser import LANGUAGES, PHONE, SIZES
-from tests.test_pages_browser import pages_of as every_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ import pytest
 
 from games import bot_levels
 from games.models import Table
-from tests.pages_data import build_site
+from tests.pages_data import build_site, pages_of
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     PASSWORD,
     SHOTS,
@@ -67,40 +67,6 @@ WIDTHS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
 def site(server):
     """Built before Playwright starts: its event loop would refuse the write path's sync calls."""
     return build_site(PASSWORD)
-
-
-def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
-    """(name, path) of every page, by who looks at it (None: a visitor)."""
-    played, hand = site["played"], site["hand"]
-    return {
-        None: [
-            ("lobby-visitor", "/"),
-            ("login", "/accounts/login/"),
-            ("register", "/accounts/register/"),
-            ("password-reset", "/accounts/password/reset/"),
-            ("password-reset-done", "/accounts/password/reset/done/"),
-            ("leaderboard", "/leaderboard/"),
-            ("leaderboard-30d", "/leaderboard/?period=30d"),
-        ],
-        "mei": [
-            ("lobby", "/"),
-            ("table-waiting", f"/tables/{site['waiting'].pk}/"),
-            ("table-between-hands", f"/tables/{played.pk}/"),
-            ("my-matches", "/matches/"),
-            ("match", f"/matches/{hand.match_id}/"),
-            ("replay", f"/hands/{hand.pk}/replay/?step=120"),
-            ("profile", "/accounts/u/mei/"),
-            ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"),
-            ("friends", "/friends/"),
-            ("settings", "/accounts/settings/"),
-            ("password-change", "/accounts/password/change/"),
-            ("report", "/report/user/jo/"),
-        ],
-        "moderator": [
-            ("moderate-user", "/moderation/users/jo/"),
-            ("moderate-table", f"/moderation/tables/{played.pk}/"),
-        ],
-    }
 
 
 def check_page(page, name, size, problems):

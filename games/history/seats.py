@@ -48,11 +48,13 @@ WITH mine AS MATERIALIZED (
         FROM met WHERE by_count <= %(shown)s
     ) named
 )
-SELECT counted.played, counted.won, counted.failed_throws,
-    ARRAY(SELECT match_id FROM picked),
-    (SELECT json_agg(json_build_array(partner, username, matches, won) ORDER BY partner DESC, place)
-        FROM ranked WHERE place <= %(shown)s)
-FROM counted
+-- three kinds of rows in one answer, in plain SQL that SQLite (the embedded default) runs too:
+-- 0: the counts; 1: a picked match; 2: a person met (partner 1 / opponent 0, in place order)
+SELECT 0 AS kind, played, won, failed_throws, NULL AS username, 0 AS place FROM counted
+UNION ALL SELECT 1, match_id, NULL, NULL, NULL, 0 FROM picked
+UNION ALL SELECT 2, CASE WHEN partner THEN 1 ELSE 0 END, matches, won, username, place
+    FROM ranked WHERE place <= %(shown)s
+ORDER BY 1, 2 DESC, 6
 """
 
 
@@ -63,10 +65,15 @@ def seat_summary(user, *, recent: int, shown: int) -> dict:
     at public tables, ties by name: {"user__username", "matches", "won"} — won by the user)."""
     with connection.cursor() as cursor:
         cursor.execute(_SEATS, {"user": user.pk, "recent": recent, "shown": shown})
-        played, won, failed_throws, picked, people = cursor.fetchone()
-    met: dict[str, list[dict]] = {"partners": [], "opponents": []}
-    for partner, name, matches, won_together in people or ():
-        met["partners" if partner else "opponents"].append(
-            {"user__username": name, "matches": matches, "won": won_together}
-        )
-    return {"played": played, "won": won, "failed_throws": failed_throws, "picked": picked, **met}
+        rows = cursor.fetchall()
+    summary: dict = {"picked": [], "partners": [], "opponents": []}
+    for kind, first, second, third, name, _place in rows:
+        if kind == 0:
+            summary.update(played=first, won=second, failed_throws=third)
+        elif kind == 1:
+            summary["picked"].append(first)
+        else:
+            summary["partners" if first else "opponents"].append(
+                {"user__username": name, "matches": second, "won": third}
+            )
+    return summary
