@@ -6,8 +6,16 @@ every socket, queued behind the writes there. At 100 busy tables that trip delay
 "changed" push by the database thread's whole queue (docs/performance.md). These
 sockets touch the database only through `database_sync_to_async`, which already closes
 old connections around each call, so the trip buys nothing here.
+
+A push can also meet a socket whose client has just hung up: daphne (autobahn underneath)
+raises `Disconnected` from `send`, before the consumer has read the disconnect that is on
+its way. That push has nobody to go to, so it is dropped, not logged as a crash of the
+socket (the soak counts tracebacks as errors: bench/soak.py).
 """
 
+import contextlib
+
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 
 
@@ -17,3 +25,7 @@ class DirectDispatch:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def send(self, *args, **kwargs):
+        with contextlib.suppress(Disconnected):  # the client hung up; its disconnect follows
+            await super().send(*args, **kwargs)  # type: ignore[misc]
