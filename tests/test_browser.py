@@ -16,11 +16,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
+from django.db import connection, connections
 
 from games import engine
 from games.models import Table
@@ -108,8 +109,6 @@ def server(transactional_db):
 
 def wait_for_server_connections_to_close(timeout=5.0):
     """The test database is dropped after the test; the server's sessions must be gone."""
-    from django.db import connection
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
@@ -499,3 +498,16 @@ def illegal_selection(game, seat) -> list[str] | None:
     trumps = [c for c in hand if ctx.is_trump(c)]
     others = [c for c in hand if not ctx.is_trump(c)]
     return [trumps[0], others[0]] if trumps and others else None  # a mixed lead
+
+
+def in_a_thread(function, **kwargs):
+    """A write-path call made outside Playwright's event loop (it sends group messages)."""
+
+    def call():
+        try:
+            return function(**kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()

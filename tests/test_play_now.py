@@ -89,11 +89,16 @@ def test_lobby_cards_say_who_sits_where_in_words(client):
     assert "东 · 高级机器人" in text(chinese) and "等待玩家" in chinese
 
 
+def played_now(client, user) -> Table:
+    """`user` clicked Play now: their table, its deal started."""
+    client.force_login(user)
+    client.post(reverse("play_now"))
+    return Table.objects.get(owner=user)
+
+
 def test_a_running_table_offers_rejoin_to_its_player_and_watch_to_others(client):
     mei, other = make_user("mei"), make_user("other")
-    client.force_login(mei)
-    client.post(reverse("play_now"))
-    table = Table.objects.get(owner=mei)
+    table = played_now(client, mei)
     presence.user_seen(user_id=mei.pk, channel_name="mei-socket", table_id=table.pk)
     mine = card(client.get(reverse("lobby")).text, table)
     assert 'data-action="rejoin"' in mine and "Playing" in mine
@@ -113,9 +118,7 @@ def test_a_running_table_offers_rejoin_to_its_player_and_watch_to_others(client)
 
 def test_a_bots_only_table_reads_as_paused_when_its_clock_stands_still(client):
     mei = make_user("mei")
-    client.force_login(mei)
-    client.post(reverse("play_now"))
-    table = Table.objects.get(owner=mei)
+    table = played_now(client, mei)
     Seat.objects.filter(table=table, user=mei).update(user=None, bot="basic")
     assert "Playing" in card(client.get(reverse("lobby")).text, table)
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(minutes=2))
@@ -123,10 +126,7 @@ def test_a_bots_only_table_reads_as_paused_when_its_clock_stands_still(client):
 
 
 def test_lobby_cards_never_show_cards(client):
-    mei = make_user("mei")
-    client.force_login(mei)
-    client.post(reverse("play_now"))
-    table = Table.objects.get(owner=mei)
+    table = played_now(client, make_user("mei"))
     assert table.state["phase"] == "deal"
     html = card(client.get(reverse("lobby")).text, table)
     assert "data-card" not in html and "playing-card" not in html

@@ -15,10 +15,8 @@ import random
 import re
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
 from playwright.sync_api import Error as PlaywrightError
 
 from games import engine
@@ -32,6 +30,7 @@ from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromi
     TIMEOUT_MS,
     browser,
     click_cards,
+    in_a_thread,
     log_in,
     oracle,
     server,
@@ -230,19 +229,6 @@ def assert_apart(layout, where, phone=False):
         for a in layout[one]:
             for b in layout[other]:
                 assert not overlap(a, b), f"{where}: {one} {a} lies on {other} {b}"
-
-
-def in_a_thread(function, **kwargs):
-    """A write-path call made outside Playwright's event loop (it sends group messages)."""
-
-    def call():
-        try:
-            return function(**kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
 
 
 def play_for(table_id, seat, user, done, timeout=180.0):

@@ -4,10 +4,8 @@ moves are played only for who asked, the last-chance window counts down, and a p
 removed by a moderator is told why instead of "reconnecting…" forever (issue #12)."""
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 from accounts.models import Profile
@@ -17,25 +15,13 @@ from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromi
     PASSWORD,
     TIMEOUT_MS,
     browser,
+    in_a_thread,
     log_in,
     server,
     server_password_hashers,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def in_a_thread(function, **kwargs):
-    """A write-path call made outside Playwright's event loop (it sends group messages)."""
-
-    def call():
-        try:
-            return function(**kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
 
 
 def play_now(page, server) -> int:
