@@ -33,8 +33,20 @@ UNMEASURED = {
 _AXE = Axe()
 
 
+# Resolves once every finite animation or transition of the page has ended (a card still
+# flying in, a trick sweeping away): axe judges what stays on the screen, not one frame of a
+# motion, whose blended colours are no colours of the page's (infinite ones never end).
+SETTLED = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter(a => Number.isFinite(a.effect && a.effect.getComputedTiming().endTime))
+    .map(a => a.finished.catch(() => null))),
+  new Promise(done => setTimeout(done, 5000)),  // a paused one would never end
+])"""
+
+
 def run(page) -> dict:
-    """axe-core's results (violations and needs-review) for the page as it is now."""
+    """axe-core's results (violations and needs-review) for the page once its motions ended."""
+    page.evaluate(SETTLED)
     # Types not listed here keep only one node each; passes are not needed.
     return _AXE.run(page, options={"resultTypes": ["violations", "incomplete"]}).response
 
