@@ -7,17 +7,12 @@ from games.models import Match
 
 def match_is_rated(*, table, seats, rules: engine.Rules | None = None) -> bool:
     """A rated table, four people (a bot seat makes the match casual), and rules that are
-    a rateable preset's. `rules`: the match's (default: those the table starts a match
-    with, `Table.game_rules`)."""
+    a rateable preset's (engine.RATEABLE). `rules`: the match's (default: those the table
+    starts a match with, `Table.game_rules`). A custom set or the casual preset makes a
+    rated table's match casual: the form refuses that pairing, and this also holds for
+    tables stored before it did."""
     people = all(seat.user_id is not None and not seat.bot for seat in seats)
-    return bool(table.rated) and people and rules_are_rateable(table.game_rules() if rules is None else rules)
-
-
-def rules_are_rateable(rules: engine.Rules) -> bool:
-    """Issue #17: the standard ruleset or a preset marked rateable (engine.RATEABLE). A
-    custom set or the casual preset makes a rated table's match casual: the form refuses
-    that pairing, and this also holds for tables stored before it did."""
-    return engine.is_rateable(rules)
+    return bool(table.rated) and people and engine.is_rateable(table.game_rules() if rules is None else rules)
 
 
 def losing_team(match: Match) -> int | None:

@@ -10,6 +10,10 @@ from games.models import Seat, Table
 # A public table always has a turn limit: one absent player must not stall three others
 # (a bot plays for whoever runs out of time). "Off" is for private tables, among friends.
 PUBLIC_TURN_LIMIT_S = 30
+PUBLIC_NEEDS_LIMIT = gettext_noop(
+    "A public table needs a turn limit, so that one absent player cannot stall it. "
+    "Choose “off” only at a private table."
+)
 
 
 @transaction.atomic
@@ -20,13 +24,7 @@ def table_create(*, owner, **options) -> Table:
     if not options.get("is_private"):
         options.setdefault("turn_limit_s", PUBLIC_TURN_LIMIT_S)
         if not options["turn_limit_s"]:
-            raise Refusal(
-                "public_needs_limit",
-                gettext_noop(
-                    "A public table needs a turn limit, so that one absent player cannot stall it. "
-                    "Choose “off” only at a private table."
-                ),
-            )
+            raise Refusal("public_needs_limit", PUBLIC_NEEDS_LIMIT)
     table = Table.objects.create(owner=owner, **options)
     Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(4))
     events.send_on_commit(group=events.LOBBY_GROUP, message=events.lobby_changed())

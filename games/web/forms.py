@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import bot_levels, engine, rulesets
 from games.models import Table
-from games.runtime.tables import PUBLIC_TURN_LIMIT_S
+from games.runtime.tables import PUBLIC_NEEDS_LIMIT, PUBLIC_TURN_LIMIT_S
 
 
 class TableForm(forms.ModelForm):
@@ -100,13 +100,7 @@ class TableForm(forms.ModelForm):
         if not cleaned.get("is_private") and cleaned.get("turn_limit_s") == 0:
             self.add_error(
                 "turn_limit_s",
-                forms.ValidationError(
-                    _(
-                        "A public table needs a turn limit, so that one absent player cannot stall it. "
-                        "Choose “off” only at a private table."
-                    ),
-                    code="public_needs_limit",
-                ),
+                forms.ValidationError(_(PUBLIC_NEEDS_LIMIT), code="public_needs_limit"),  # as table_create says
             )
         elif cleaned.get("rated") and cleaned.get("turn_limit_s") == 0:
             # Without a limit an absent player stalls the match forever: it would never be rated.

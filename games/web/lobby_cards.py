@@ -75,16 +75,12 @@ def lobby_cards(tables, user=None) -> list[dict]:
     return [lobby_card(table, user, online=online) for table in tables]
 
 
-def lobby_card(table, user=None, *, online: dict[int, int | None] | None = None) -> dict:
-    """One table's card; `online` is presence.where_online() of its seated people (looked up
-    when not given)."""
+def lobby_card(table, user, *, online: dict[int, int | None]) -> dict:
+    """One table's card; `online`: presence.where_online() of (at least) its seated people."""
     seats = [seat_label(seat) for seat in sorted(table.seats.all(), key=lambda s: s.position)]
     taken = sum(1 for seat in seats if seat["kind"] != "free")
     people = [seat["user_id"] for seat in seats if seat["user_id"]]
-    people_here = None
-    if people:
-        online = presence.where_online(people) if online is None else online
-        people_here = any(online.get(person) == table.pk for person in people)
+    people_here = any(online.get(person) == table.pk for person in people) if people else None
     state, state_words = table_state(table, people_here=people_here)
     mine = user is not None and user.is_authenticated and any(s["user_id"] == user.pk for s in seats)
     if mine:
