@@ -8,6 +8,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # The write path's commands register themselves (games/runtime/commands.py): importing
         # their modules once, here, lets the writer import none of its handlers or callers.
+        from games import checks  # noqa: F401  (registers the deploy check of GAMES_DECK_SEED)
         from games.friends import commands  # noqa: F401
         from games.moderation import tables  # noqa: F401
         from games.runtime import lifecycle, play, seating  # noqa: F401

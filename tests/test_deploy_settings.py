@@ -112,6 +112,11 @@ def test_debug_off_without_that_environment_fails_the_deploy_check():
     assert "security.W008" in result.stderr + result.stdout and "mail.E001" in result.stderr + result.stdout
 
 
+def test_a_fixed_deck_seed_fails_the_deploy_check():
+    result = deploy_check({**example_environment(), "GAMES_DECK_SEED": "layout272"})
+    assert result.returncode != 0 and "games.E001" in result.stderr + result.stdout
+
+
 def test_pages_carry_a_nonce_policy_and_the_inline_script_its_nonce(client, db):
     """Scripts come from the site itself; an inline script would need the request's nonce
     (the policy names one only when a page uses it). The lobby's live list now runs from a
