@@ -106,7 +106,14 @@ async def table_act_async(*, table_id: int, **arguments) -> Outcome:
     """`table_act` for sockets and the clock: the write in the process's database thread,
     then the news sent from the event loop. (Sending from the database thread would make
     it wait for a busy loop, and every database call of the process waits for that thread.)"""
-    outcome = await database_sync_to_async(table_act)(table_id=table_id, notify=False, **arguments)
+    try:
+        outcome = await database_sync_to_async(table_act)(table_id=table_id, notify=False, **arguments)
+    except Refusal as refused:
+        # A refusal is an answer, not a fault: nobody reads its traceback, and that
+        # traceback holds the frames of the thread hand-off in a reference cycle with their
+        # futures, garbage that only a full collection frees (two processes racing for a
+        # table's clock refuse one step in two: config/gc_policy.py).
+        raise refused.with_traceback(None) from None
     await events.send(group=events.table_group(table_id), message=events.table_changed(outcome.version))
     if outcome.lobby_visible:
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())

@@ -94,6 +94,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def disconnect(self, code):
         if self.deal_task:
             self.deal_task.cancel()
+            self.deal_task = None
         if self.attached:  # first: nothing that fails below may leave the clock counting this socket
             self.attached = False
             runner.detach(self.table_id)
@@ -104,6 +105,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             self.person = False
             if self.online:
                 self.online.cancel()
+                self.online = None  # else its CancelledError holds this consumer in a cycle
             await lifecycle.person_left(self.table_id)
             await database_sync_to_async(presence.user_gone)(user_id=self.user.pk, channel_name=self.channel_name)
 
