@@ -6,7 +6,6 @@ socket connected to (config/websocket_origin.py) — without it any site could d
 player's socket (STYLE pitfall 6).
 """
 
-import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -18,7 +17,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import db_connections, websocket_close  # noqa: E402
+from config import db_connections, gc_policy, websocket_close  # noqa: E402
 from config.websocket_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -34,11 +33,4 @@ application = ProtocolTypeRouter(
     }
 )
 
-# The garbage collector, tuned for latency (docs/performance.md). CPython's full collection
-# scans every live object: ~300 000 in a busy process (800 sockets), 150-330 ms on the
-# reference machine, longer than a whole push may take. What is alive after start-up is
-# nearly all kept for the process's life, so it is left out of every later scan (`freeze`),
-# and collections run ten times less often; cyclic garbage waits longer to be freed.
-gc.collect()
-gc.freeze()
-gc.set_threshold(20_000, 20, 20)
+gc_policy.install()  # after everything start-up keeps is made (config/gc_policy.py)
