@@ -142,7 +142,8 @@ def test_full_hand_result_and_next_hand():  # §5.6, §6, §7, §8
         "winner",
     }
     assert r["defenders_score"] == r["trick_points"] + r["kitty_bonus"] + r["penalties"]
-    assert g.history == [r] and g.levels == r["levels_after"]
+    assert g.result == r and g.levels == r["levels_after"]
+    assert "history" not in g.to_json()  # past hands live in their events, not the state
     json.dumps(g.to_json())
     apply(g, {"type": "start_hand", "seed": "hand-2"})
     assert g.hand_no == 2 and g.dealer == r["next_dealer"] and g.deal_order()[0][0] == g.dealer

@@ -378,7 +378,6 @@ def _finish_hand(g: Game, last: TrickRecord, ctx: TrumpContext) -> list[Event]:
         "winner": outcome["winner"],
     }
     g.result = result
-    g.history = g.history + [result]
     g.levels = dict(outcome["levels"])
     g.turn = None
     events: list[Event] = [{"type": "hand_scored", "result": result}]

@@ -43,7 +43,9 @@ _HAND_FIELDS: dict[str, object] = {
     "redeals": 0,  # times this hand was dealt again because nobody declared (house rule, §3.4)
 }
 
-_MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result", "winner", "history")
+# A match's past hands are not kept here: each is in its hand_scored event (and the site's
+# HandRecord), so the live state stays the same size however long the match runs.
+_MATCH_FIELDS = ("phase", "hand_no", "dealer", "levels", "trump", "turn", "dealt", "result", "winner")
 
 
 def deal_receiver(*, first: int, index: int) -> int:
@@ -73,7 +75,6 @@ class Game:
     dealt: int
     result: dict[str, Any] | None  # the last hand's result (actions._finish_hand)
     winner: int | None
-    history: list[dict[str, Any]]
     # The current hand (_HAND_FIELDS): None before the first hand, set by start_hand.
     deck: list[str] | None
     first: int | None
@@ -104,7 +105,6 @@ class Game:
         self.dealt = 0
         self.result = None
         self.winner = None
-        self.history = []
         for name, empty in _HAND_FIELDS.items():
             setattr(self, name, empty)
 
