@@ -7,16 +7,12 @@ for history pages; replays fold `TableEvent.action`s through the engine.
 """
 
 import secrets
-from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-
-if TYPE_CHECKING:
-    from games.engine import Game
 
 
 def new_invite_code() -> str:
@@ -59,11 +55,6 @@ class Table(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # When a signed-in person was last connected to the table (games/runtime/lifecycle.py).
     people_seen_at = models.DateTimeField(null=True, blank=True)
-
-    if TYPE_CHECKING:
-        # Not a field: the snapshot a handler just wrote with the game it came from
-        # (games.runtime.commands.game_store), popped by the write path after the write.
-        _stored_game: tuple[Any, Game]
 
     class Meta:
         ordering = ["-created_at"]

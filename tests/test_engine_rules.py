@@ -143,7 +143,7 @@ def test_step_shares_what_did_not_change():
     new, _ = step(g, {"type": "deal"})
     assert new.hands[0] is not g.hands[0] and new.hands[0][:-1] == g.hands[0]
     assert all(new.hands[s] is g.hands[s] for s in (1, 2, 3))
-    assert new.deck is g.deck and new.history is g.history
+    assert new.deck is g.deck and new.levels is g.levels
 
 
 # --- the Rules value ---------------------------------------------------------------------

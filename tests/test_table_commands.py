@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import bots, engine
 from games.engine import Refusal
+from games.engine import game as game_module
 from games.models import Table, TableEvent
 from games.runtime import clock, table_cache, writer
 from games.runtime.commands import Issuer, Role, command_for, command_names
@@ -56,28 +57,28 @@ def test_the_issuer_is_checked_before_the_handler(players):
     assert Table.objects.get(pk=table.pk).version == version
 
 
-def test_an_action_parses_the_stored_game_once_and_remembers_the_game_it_made(
+def test_an_action_copies_no_state_and_remembers_the_snapshot_it_stored(
     players, fast_clock, monkeypatch, django_capture_on_commit_callbacks
 ):
     table = make_table(players[0], players=players, pace_ms=1)
     with django_capture_on_commit_callbacks(execute=True):
         writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     held = table_cache.cached(table.pk, 0)
+    before = engine.Game.from_json(held.table.state).to_json()
     time.sleep(0.15)  # the whole deal is out (1 ms a card)
     game = clock.live(held.table, held.game, timezone.now())
     seat, option = next((s, o) for s in range(4) for o in engine.view(game, s)["can_declare"])
-    parses = []
-    real = engine.Game.from_json
-    monkeypatch.setattr(engine.Game, "from_json", classmethod(lambda cls, data: parses.append(1) or real(data)))
-    with pytest.raises(Refusal):  # a refused action: parsed once, and nothing remembered
+    copies = []
+    real = game_module._clone
+    monkeypatch.setattr(game_module, "_clone", lambda data: copies.append(1) or real(data))
+    with pytest.raises(Refusal):  # a refused action: nothing copied, nothing remembered
         writer.table_act(
             table_id=table.pk,
             action={"type": "declare", "cards": ["SA", "SA", "SA"]},
             expected_version=held.version,
             user=players[seat],
         )
-    assert len(parses) == 1 and table_cache.cached(table.pk, 0) is held
-    parses.clear()
+    assert copies == [] and table_cache.cached(table.pk, 0) is held
     with django_capture_on_commit_callbacks(execute=True):
         writer.table_act(
             table_id=table.pk,
@@ -85,12 +86,14 @@ def test_an_action_parses_the_stored_game_once_and_remembers_the_game_it_made(
             expected_version=held.version,
             user=players[seat],
         )
-    assert len(parses) == 1  # the writer's own; the memory got the handler's game, not a re-parse
+    assert copies == []  # the writer stepped a Game over the snapshot and stored the new one as it is
     after = table_cache.cached(table.pk, held.version + 1)
     stored = Table.objects.get(pk=table.pk)
     assert after.version == stored.version == held.version + 2  # the deal caught up, the declaration
-    assert after.game.to_json() == real(stored.state).to_json()
-    assert after.game is not held.game and held.game.to_json() == held.table.state  # the old entry untouched
+    assert after.game.to_json() == engine.Game.from_json(stored.state).to_json()
+    assert after.game.hands is after.table.state["hands"]  # one copy of the state in memory
+    # The old entry is untouched: the new version shares its unchanged values, never changes them.
+    assert after.game is not held.game and held.game.to_json() == before == held.table.state
 
 
 def test_a_bots_declaration_is_decided_once_and_outside_the_lock(players, monkeypatch):

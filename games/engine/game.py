@@ -160,18 +160,31 @@ class Game:
 
     # --- serialisation -------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        """A snapshot of its own: the caller may change it."""
+        return _clone(self.snapshot())
+
+    def snapshot(self) -> dict[str, Any]:
+        """The JSON snapshot sharing this Game's values (no copy): like the Game itself, it
+        must never be changed in place. The server stores and caches this one."""
         data = {name: getattr(self, name) for name in _MATCH_FIELDS}
         for name in _HAND_FIELDS:
             data[name] = getattr(self, name)
-        data = _clone(data)
         data["rules"] = self.rules.to_json()
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Game":
-        """The Game of a `to_json` snapshot; one without "rules" (older) plays RULES.md."""
+        """The Game of a `to_json` snapshot, with values of its own; one without "rules"
+        (older) plays RULES.md, and an older one's "history" of past hands is left out
+        (see _MATCH_FIELDS)."""
+        return cls.sharing(_clone(dict(data)))
+
+    @classmethod
+    def sharing(cls, data: Mapping[str, Any]) -> "Game":
+        """The Game of a snapshot that nobody changes in place (a stored, cached one):
+        it reads the snapshot's values without copying them, as `step` shares values
+        between a Game and the next."""
         g = cls(Rules.from_json(data.get("rules")))
-        data = _clone(dict(data))
         for name in _MATCH_FIELDS:
             setattr(g, name, data[name])
         for name, empty in _HAND_FIELDS.items():

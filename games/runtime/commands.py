@@ -121,8 +121,7 @@ def command_names() -> list[str]:
 
 
 def game_store(*, table: Table, game: engine.Game) -> None:
-    """Make `game` the table's snapshot. The writer hands this very object to the process's
-    memory of the table (table_cache) after commit instead of parsing the snapshot again
-    (docs/performance.md: a parse is a deep copy of the whole state)."""
-    table.state = game.to_json()
-    table._stored_game = (table.state, game)
+    """Make `game` the table's snapshot. It shares the game's values, which nobody changes
+    in place (games/engine/game.py): the process's memory of the table then holds one copy
+    of the state, and no action deep-copies it (docs/performance.md)."""
+    table.state = game.snapshot()

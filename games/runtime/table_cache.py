@@ -36,8 +36,8 @@ class LoadedTable:
         return self.table.version
 
     def rows_for_writing(self) -> tuple[Table, list]:
-        """Private copies of the table row and seats for the write path to change (it parses
-        the state into a private game itself: `game` here is shared)."""
+        """Private copies of the table row and seats for the write path to change (it makes
+        a private game over the snapshot itself: `game` here is shared)."""
         return copy.copy(self.table), [copy.copy(seat) for seat in self.seats]
 
 
@@ -86,7 +86,9 @@ async def latest(table_id: int, at_least: int | None) -> LoadedTable | None:
 
 
 def from_rows(table: Table, seats: list) -> LoadedTable:
-    game = engine.Game.from_json(table.state) if table.state is not None else None
+    """The entry of these committed rows. Its game reads the stored snapshot in place: the
+    snapshot is never changed (a write stores a new one), so it is held once, not twice."""
+    game = engine.Game.sharing(table.state) if table.state is not None else None
     return LoadedTable(table=table, seats=seats, game=game)
 
 

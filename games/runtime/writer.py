@@ -65,10 +65,9 @@ def table_act(
         command = command_for(action.get("type"))
         if command is None:
             raise Refusal("unknown_action", gettext_noop("Unknown action."))
-        table, seats, game, held = _writable(table_id, current)
+        table, seats, game = _writable(table_id, current)
         if not command.may & _roles(issuer=issuer, user=user, table=table, seats=seats):
             raise command.refuse()
-        state_before = table.state
         now = timezone.now()
         applied = command.handler(
             table=table, seats=seats, game=game, action=dict(action), user=user, issuer=issuer, now=now
@@ -92,7 +91,7 @@ def table_act(
             )
         table_rows.append_and_save(table, rows, now)  # the log and the row, in this transaction
         version = table.version
-        written = table_cache.LoadedTable(table=table, seats=seats, game=_game_after(table, state_before, game, held))
+        written = table_cache.from_rows(table, seats)
         transaction.on_commit(lambda: table_cache.remember(written))  # before anyone is told
         lobby_visible = command.lobby_visible and bool(applied)
         if notify:  # else the caller tells everyone once this returns (table_act_async)
@@ -137,32 +136,17 @@ def _roles(*, issuer: Issuer, user, table: Table, seats: list[Seat]) -> set[Role
 _SERVER_ROLES = {Issuer.CLOCK: Role.CLOCK, Issuer.BOT: Role.BOT, Issuer.SYSTEM: Role.SYSTEM}
 
 
-def _writable(table_id: int, version: int) -> tuple[Table, list[Seat], engine.Game | None, object]:
-    """The locked table, its seats and its game as private copies the handlers may change,
-    and the process's memory of this version (or None). When this process holds exactly
-    this version, its copy is taken (with the match and hand the records know) instead of
-    reading the database again. The game is parsed once here, for the whole action:
-    parsing the stored snapshot (one deep copy) is cheaper than copying the parsed game."""
+def _writable(table_id: int, version: int) -> tuple[Table, list[Seat], engine.Game | None]:
+    """The locked table, its seats and its game as private copies the handlers may change.
+    When this process holds exactly this version, its copy is taken (with the match and
+    hand the records know) instead of reading the database again. The game is a new Game
+    over the snapshot's values, which nobody changes in place (the engine steps
+    copy-on-write), so no action copies the state."""
     held = table_cache.cached(table_id, version)
     if held is not None and held.version == version:
         table, seats = held.rows_for_writing()
     else:
-        held = None
         table = Table.objects.get(pk=table_id)
         seats = list(table.seats.select_related("user").order_by("position"))
-    game = engine.Game.from_json(table.state) if table.state is not None else None
-    return table, seats, game, held
-
-
-def _game_after(table: Table, state_before, game: engine.Game | None, held) -> engine.Game | None:
-    """The parsed game of the snapshot just written, without parsing it again: the game a
-    handler stored (`commands.game_store`), or — when the snapshot did not change — the one
-    already known."""
-    stored = table.__dict__.pop("_stored_game", None)  # never kept: the next write copies the row
-    if table.state is None:
-        return None
-    if stored is not None and stored[0] is table.state:
-        return stored[1]
-    if table.state is state_before:
-        return held.game if held is not None else game
-    return engine.Game.from_json(table.state)  # changed some other way: parse it
+    game = engine.Game.sharing(table.state) if table.state is not None else None
+    return table, seats, game
