@@ -10,10 +10,14 @@ Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them.
 """
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from games.runtime import writer
 from tests.axe import assert_accessible, unmeasured_contrast, violations
+from tests.conftest import make_table
 from tests.pages_data import build_site
 from tests.pages_data import pages_of as every_page
+from tests.table_driver import drive
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     PASSWORD,
     SHOTS,
@@ -191,12 +195,6 @@ def test_stepping_through_a_replay_keeps_focus_and_speaks_each_step(server, site
 @pytest.fixture
 def burying(server):
     """A table whose dealer holds the kitty (its eight cards marked) with ten minutes to bury."""
-    from django.contrib.auth import get_user_model
-
-    from games.runtime import writer
-    from tests.conftest import make_table
-    from tests.table_driver import drive
-
     people = [get_user_model().objects.create_user(f"burier{i}", password=PASSWORD) for i in range(4)]
     table = make_table(people[0], players=people, turn_limit_s=600)
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=people[0])
