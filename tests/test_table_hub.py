@@ -1,0 +1,59 @@
+"""A process subscribes once to a table's group, whatever the number of its sockets there
+(games/web/table_hub.py): through the real ASGI app and the Redis channel layer, the
+table group has one member in this process, every socket still gets every change and
+every moderation notice, and the subscription ends with the last socket."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from games import events
+from games.web import table_hub
+from tests.conftest import make_table, make_user, ws_client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _group_members(table_id: int) -> set:
+    layer = get_channel_layer()
+    return set(layer.groups.get(layer._get_group_channel_name(events.table_group(table_id)), ()))
+
+
+async def test_four_sockets_one_subscription_and_every_change_reaches_each(players, fast_clock):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    watcher = await sync_to_async(make_user)("watcher")
+    clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in [*players, watcher]]
+    for client in clients:
+        assert (await client.receive())["type"] == "state"
+    assert table_hub.members(table.pk) == 5
+    assert len(_group_members(table.pk)) == 1  # one channel: the hub's, not one per socket
+
+    await clients[0].send({"action": "start_match", "version": table.version})
+    for client in clients:  # each socket, seated or watching, hears of the change
+        state = await client.receive_until(lambda m: m["type"] == "state" and m["version"] > table.version)
+        assert state["html"]
+
+    await clients[4].close()
+    await asyncio.sleep(0.1)
+    assert table_hub.members(table.pk) == 4 and len(_group_members(table.pk)) == 1
+    for client in clients[:4]:
+        await client.close()
+    await asyncio.sleep(0.1)
+    assert table_hub.members(table.pk) == 0
+    assert _group_members(table.pk) == set()  # the last socket ended the subscription
+
+
+async def test_a_table_notice_through_the_hub_closes_only_the_socket_it_names(players):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players[:2]]
+    for client in clients:
+        await client.receive()
+    notice = {"type": "user.removed", "user_id": players[1].pk, "reason": "kicked", "message": "Removed."}
+    await events.send(group=events.table_group(table.pk), message=notice)
+    closed = await clients[1].receive_until(lambda m: m["type"] == "closed")
+    assert closed["message"]
+    assert await clients[0].communicator.receive_nothing(0.3)  # the other socket stays, told nothing
+    for client in clients:
+        await client.close()
