@@ -144,3 +144,18 @@ def test_the_end_of_the_match_says_who_won_and_links_the_record(table, players):
     client = Client()
     client.force_login(players[0])
     assert client.get(f"/tables/{table.pk}/last-match/")["Location"] == f"/matches/{match.pk}/"
+
+
+def test_the_regions_format_html_escapes_exactly_as_djangos():
+    from django.utils import html
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext_lazy
+
+    from games.web import regions
+
+    values = ['<b class="x">&\'', mark_safe("<i>kept</i>"), 7, None, gettext_lazy("Dealer"), "北 <东>", 0.5]
+    template = "".join("<p>{}</p>" for _ in values)
+    ours = regions.format_html(template, *values)
+    assert ours == html.format_html(template, *values)
+    assert "&lt;b class=&quot;x&quot;&gt;&amp;&#x27;" in ours and "<i>kept</i>" in ours
+    assert hasattr(ours, "__html__")  # marked safe: a caller's format_html keeps it as it is
