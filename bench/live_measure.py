@@ -84,6 +84,24 @@ def profile_summary(path: str, top: int = 20) -> str:
     return "\n".join(lines)
 
 
+def bot_decision_cpu(port: int) -> float:
+    """CPU seconds the server's bots have spent deciding so far, as the server counts them
+    (games/metrics.py, on its loopback metrics port)."""
+    from urllib.request import urlopen
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        if family.name == "games_bot_decision_cpu_seconds"
+        for sample in family.samples
+        if sample.name.endswith("_total")
+    )
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -116,3 +116,31 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_decision_made_here_is_counted_and_served_on_the_metrics_port(monkeypatch):
+    import socket
+    from urllib.request import urlopen
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from games import metrics
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("GAMES_METRICS_PORT", str(port))
+    assert metrics.serve_from_environment() == port
+
+    def served() -> dict:
+        with urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+            families = text_string_to_metric_families(response.read().decode())
+        return {(s.name, s.labels.get("level")): s.value for f in families for s in f.samples}
+
+    before = served()
+    q = a_question("basic")
+    asyncio.run(thinking.decide(q))
+    after = served()
+    assert after[("games_bot_decisions_total", "basic")] == before.get(("games_bot_decisions_total", "basic"), 0) + 1
+    spent = after[("games_bot_decision_cpu_seconds_total", "basic")]
+    assert 0 < spent - before.get(("games_bot_decision_cpu_seconds_total", "basic"), 0) < 1.0

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
@@ -26,6 +27,7 @@ from datetime import datetime
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from games import metrics
 from games.bots.question import STAND_IN_LEVEL, Question, Stamp, answer, thinker_start
 from games.runtime import clock
 
@@ -53,7 +55,7 @@ def pooled(q: Question) -> bool:
 async def decide(q: Question) -> dict | None:
     """The answer to `q`, thought out of this process's threads when the level searches."""
     if not pooled(q):
-        return await sync_to_async(answer, thread_sensitive=False)(q)
+        return await sync_to_async(_answer_here, thread_sensitive=False)(q)
     try:
         return await asyncio.get_running_loop().run_in_executor(_executor(), answer, q)
     except BrokenProcessPool:
@@ -61,7 +63,18 @@ async def decide(q: Question) -> dict | None:
         # falls back to a thread so that the table moves on.
         log.warning("a bot thinker process died; starting a new pool")
         _discard()
-        return await sync_to_async(answer, thread_sensitive=False)(q)
+        return await sync_to_async(_answer_here, thread_sensitive=False)(q)
+
+
+def _answer_here(q: Question) -> dict | None:
+    """`answer` in this thread, its CPU counted (games/metrics.py): the bots' own share of
+    the server's CPU, reported apart from the cost of an action (docs/performance.md)."""
+    started = time.thread_time()
+    move = answer(q)
+    level = "+".join(sorted(q.thinkers)) or "none"
+    metrics.BOT_DECISION_CPU.labels(level).inc(time.thread_time() - started)
+    metrics.BOT_DECISIONS.labels(level).inc()
+    return move
 
 
 def _executor() -> ProcessPoolExecutor:
