@@ -159,3 +159,14 @@ def test_the_regions_format_html_escapes_exactly_as_djangos():
     assert ours == html.format_html(template, *values)
     assert "&lt;b class=&quot;x&quot;&gt;&amp;&#x27;" in ours and "<i>kept</i>" in ours
     assert hasattr(ours, "__html__")  # marked safe: a caller's format_html keeps it as it is
+
+
+def test_each_language_gets_its_own_words_however_often_the_regions_render(table, players):
+    game = game_at("play")
+    for _round in range(2):  # the second round reads the messages the first remembered
+        with translation.override("zh-hans"):
+            chinese = regions(table, game, None, players[0])
+        with translation.override("en"):
+            english = regions(table, game, None, players[0])
+        assert "庄家" in chinese["players"] and "Dealer" not in chinese["players"]
+        assert "Dealer" in english["players"] and "庄家" not in english["players"]

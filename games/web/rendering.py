@@ -325,15 +325,16 @@ def _last_trick(view, ctx, names):
 
 # Regions made in Python (games/web/regions.py), not by a template: the costliest per render.
 PYTHON_REGIONS = {"players": regions.players, "center": regions.center, "status": regions.status}
+SPECTATOR_REGIONS = {**PYTHON_REGIONS, "hand": regions.spectator_hand}  # a seat's own hand is a template
 
 
-def render_regions(context: dict, regions=REGIONS) -> dict[str, str]:
-    return {
-        name: PYTHON_REGIONS[name](context)
-        if name in PYTHON_REGIONS
-        else render_to_string(f"games/partials/{name}.html", context)
-        for name in regions
-    }
+def render_regions(context: dict, names=REGIONS) -> dict[str, str]:
+    python = PYTHON_REGIONS if context["viewer_seat"] is not None else SPECTATOR_REGIONS
+    with regions.one_language():
+        return {
+            name: python[name](context) if name in python else render_to_string(f"games/partials/{name}.html", context)
+            for name in names
+        }
 
 
 SHAPES = {
