@@ -10,17 +10,8 @@ processes racing for a table's clock step) leaves its exception, traceback and f
 cycle with asyncio's futures, a hung-up socket its cancelled tasks. Piles of 50 000-100 000
 such objects came and went, and each new high-water mark left the allocator's memory more
 fragmented: the soak's servers grew ≈ 3 MB a minute for 30 minutes. So a thread also runs
-a full collection every FULL_COLLECTION_EVERY_S, which bounds the garbage by time, not by
-count.
-
-That collection must be short: with 800 sockets the objects made since start-up (every
-connection's protocol, consumer and tasks) are another ~300 000, and scanning them all held
-the GIL for 200-260 ms, one stall every 30 s, which was the dealt card's p99 at 100 dealing
-tables (docs/performance.md, sixth round). So what survives a collection is frozen too, and
-the next collections, every 5 s, scan only what was made since (tens of milliseconds);
-every COMPLETE_EVERY-th one unfreezes everything first, so a cycle among objects frozen
-while they were alive (a socket that lived past one collection, then hung up) waits at
-most five minutes: one long stall every five minutes instead of every 30 s.
+a full collection every FULL_COLLECTION_EVERY_S: short, because the frozen start-up objects
+are not scanned and the pile is small, and it bounds the garbage by time, not by count.
 """
 
 import gc
@@ -29,8 +20,7 @@ import threading
 import time
 
 log = logging.getLogger(__name__)
-FULL_COLLECTION_EVERY_S = 5.0
-COMPLETE_EVERY = 60  # every 60th collection (five minutes) also scans what earlier ones froze
+FULL_COLLECTION_EVERY_S = 30.0
 SLOW_COLLECTION_S = 0.1  # a collection longer than this is worth a line in the log
 
 _collector: threading.Thread | None = None
@@ -48,22 +38,16 @@ def install() -> None:
 
 
 def _collect_forever() -> None:
-    rounds = 0
     while True:
         time.sleep(FULL_COLLECTION_EVERY_S)
-        rounds += 1
-        collect_once(complete=rounds % COMPLETE_EVERY == 0)
+        collect_once()
 
 
-def collect_once(complete: bool = False) -> tuple[int, float]:
-    """One full collection of what is not frozen (`complete`: of everything), its survivors
-    frozen after it: (objects found unreachable, seconds it took)."""
+def collect_once() -> tuple[int, float]:
+    """One full collection: (objects found unreachable, seconds it took)."""
     started = time.perf_counter()
-    if complete:
-        gc.unfreeze()
     found = gc.collect()
-    gc.freeze()
     took = time.perf_counter() - started
     if took > SLOW_COLLECTION_S:
-        log.info("%s garbage collection: %d objects in %.0f ms", "complete" if complete else "full", found, took * 1000)
+        log.info("full garbage collection: %d objects in %.0f ms", found, took * 1000)
     return found, took
