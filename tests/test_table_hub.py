@@ -57,3 +57,21 @@ async def test_a_table_notice_through_the_hub_closes_only_the_socket_it_names(pl
     assert await clients[0].communicator.receive_nothing(0.3)  # the other socket stays, told nothing
     for client in clients:
         await client.close()
+
+
+async def test_news_that_comes_before_the_socket_is_accepted_waits_for_its_first_state(players, monkeypatch, caplog):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    joined = table_hub.join
+
+    async def join_then_news(table_id, consumer):
+        await joined(table_id, consumer)
+        # A change announced after the socket joined its table, before it is accepted.
+        await events.send(group=events.table_group(table_id), message=events.table_changed(table.version + 1))
+        await asyncio.sleep(0.2)  # the hub has heard it and handed it on
+
+    monkeypatch.setattr(table_hub, "join", join_then_news)
+    client = await ws_client(f"/ws/table/{table.pk}/", players[0])  # accepted first, whatever came meanwhile
+    first = await client.receive()
+    assert first["type"] == "state" and first["version"] == table.version
+    assert not [r for r in caplog.records if "delivering" in r.getMessage()]  # nothing failed on the way
+    await client.close()

@@ -55,6 +55,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         self.user = self.scope["user"]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.version = -1
+        self.early: list | None = []  # the hub's messages that came before the first state was sent
         self.shown: dict[str, str] = {}  # region → its HTML (JSON-encoded) as this page has it now
         self.deal_task = None
         self.heartbeat = None
@@ -79,6 +80,9 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             return
         await self.accept()
         await self.push_state(at_least=loaded.version)  # the read _enter just made, or newer
+        early, self.early = self.early or [], None
+        for message in early:  # in the order they came, as a group's queue would have kept them
+            await self.dispatch(message)
         if self.watching and self.heartbeat is None:  # counted by _enter
             await self._watching_changed()
         runner.attach(self.table_id, loaded.version)
@@ -175,6 +179,14 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         await self.send(text_data=json.dumps({"type": "hint", "cards": cards}))
 
     # --- outgoing -------------------------------------------------------------------
+
+    async def hear(self, message):
+        """A message of the table's group, from its hub (games/web/table_hub.py): held until
+        the socket has been accepted and sent its first state, then handled in order."""
+        if self.early is not None:
+            self.early.append(message)
+        else:
+            await self.dispatch(message)
 
     async def table_changed(self, event):
         """From the table's hub (games/web/table_hub.py), which has poked the clock."""

@@ -5,8 +5,8 @@ queues, wakes, decodes and dispatches it once per socket in the group: for a tab
 readers that is four tasks woken and four messages decoded for one "changed, version N"
 (docs/performance.md, sixth round). Here the hub is the table group's only member in
 this process: it hears each message once, pokes the table's clock once, and hands the
-message to each of its sockets in turn, which render their own view (spectators share one
-render) and send it. Moderation notices of the table group travel the same way.
+message to each of its sockets in turn (`hear`), which render their own view (spectators
+share one render) and send it. Moderation notices of the table group travel the same way.
 
 A socket joins its table's hub before it reads its first state (STYLE pitfall 2), as it
 would join the group; the last socket to leave ends the subscription. When the channel
@@ -51,7 +51,7 @@ class TableHub:
                 runner.poke(self.table_id, message["version"])
             for consumer in list(self.sockets):
                 try:
-                    await consumer.dispatch(message)
+                    await consumer.hear(message)
                 except Exception:  # one socket's failure must not keep the news from the others
                     log.exception("table %s: delivering %s to a socket failed", self.table_id, message.get("type"))
 
@@ -68,7 +68,7 @@ _hubs: dict[int, TableHub] = {}
 
 
 async def join(table_id: int, consumer) -> None:
-    """Deliver the table group's messages to `consumer` (its `dispatch`) from now on;
+    """Deliver the table group's messages to `consumer` (its `hear`) from now on;
     raises the layer's error (and joins nothing) when the channel layer is unreachable."""
     hub = _hubs.get(table_id)
     if hub is None or hub.loop is not asyncio.get_running_loop():  # tests run many loops, a server one
