@@ -144,3 +144,15 @@ def test_a_decision_made_here_is_counted_and_served_on_the_metrics_port(monkeypa
     assert after[("games_bot_decisions_total", "basic")] == before.get(("games_bot_decisions_total", "basic"), 0) + 1
     spent = after[("games_bot_decision_cpu_seconds_total", "basic")]
     assert 0 < spent - before.get(("games_bot_decision_cpu_seconds_total", "basic"), 0) < 1.0
+
+
+def test_a_metrics_port_already_taken_leaves_the_process_running_without_it(monkeypatch):
+    import socket
+
+    from games import metrics
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setenv("GAMES_METRICS_PORT", str(taken.getsockname()[1]))
+        assert metrics.serve_from_environment() is None  # a second process of a stack: no crash

@@ -34,7 +34,7 @@ class TableHub:
         self.loop = asyncio.get_running_loop()
         self.sockets: dict = {}  # consumer → None: in the order they joined
         self.channel: str | None = None
-        self.started = self.loop.create_task(self._subscribe())
+        self.started: asyncio.Task | None = self.loop.create_task(self._subscribe())
         self.listening: asyncio.Task | None = None
 
     async def _subscribe(self) -> None:
@@ -56,9 +56,14 @@ class TableHub:
                     log.exception("table %s: delivering %s to a socket failed", self.table_id, message.get("type"))
 
     async def stop(self) -> None:
-        self.started.cancel()
-        if self.listening is not None:
-            self.listening.cancel()  # the layer unsubscribes the hub's channel as it is cancelled
+        # Let go of the tasks first: a cancelled task keeps its CancelledError, whose frames
+        # hold this hub, so a hub still holding them would be cyclic garbage, left for a full
+        # collection (config/gc_policy.py, tests/test_refusal_garbage.py).
+        started, listening, self.started, self.listening = self.started, self.listening, None, None
+        if started is not None:
+            started.cancel()
+        if listening is not None:
+            listening.cancel()  # the layer unsubscribes the hub's channel as it is cancelled
         if self.channel is not None:
             with contextlib.suppress(*LAYER_ERRORS):  # Redis away: its subscriptions went with it
                 await get_channel_layer().group_discard(self.group, self.channel)
@@ -74,6 +79,7 @@ async def join(table_id: int, consumer) -> None:
     if hub is None or hub.loop is not asyncio.get_running_loop():  # tests run many loops, a server one
         hub = _hubs[table_id] = TableHub(table_id)
     hub.sockets[consumer] = None
+    assert hub.started is not None  # a hub is stopped only once nobody is in it (`leave`)
     try:
         await asyncio.shield(hub.started)  # shared by every socket that joins meanwhile
     except BaseException:
