@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from channels.layers import get_channel_layer
 
 from games.events import LAYER_ERRORS
+from games.web import table_hub
 
 log = logging.getLogger(__name__)
 PROBE_EVERY_S = 1.0
@@ -41,13 +42,18 @@ class LayerGroups:
         channel_layer: Any
         channel_name: str
 
-    async def join_groups(self, *groups: str) -> bool:
-        """Join `groups`; False (and none joined) when the layer is unreachable."""
+    async def join_groups(self, *groups: str, table: int | None = None) -> bool:
+        """Join `groups`, and the hub of `table` (games/web/table_hub.py: the table group's
+        one member in this process); False (and none joined) when the layer is unreachable."""
         self._groups: list[str] = []
+        self._hub_table: int | None = None
         try:
             for group in groups:
                 await self.channel_layer.group_add(group, self.channel_name)
                 self._groups.append(group)
+            if table is not None:
+                await table_hub.join(table, self)
+                self._hub_table = table
         except LAYER_ERRORS as error:
             log.warning("channel layer unreachable, socket refused: %s", error)
             await self.leave_groups()
@@ -61,6 +67,9 @@ class LayerGroups:
             with contextlib.suppress(*LAYER_ERRORS):  # Redis away: its subscriptions went with it
                 await self.channel_layer.group_discard(group, self.channel_name)
         self._groups = []
+        table, self._hub_table = getattr(self, "_hub_table", None), None
+        if table is not None:
+            await table_hub.leave(table, self)
 
 
 def _watch(consumer) -> None:

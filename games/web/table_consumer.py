@@ -20,11 +20,10 @@ from django.utils.translation import gettext_noop
 
 from games import engine, events, selectors
 from games.engine import Refusal
-from games.events import LAYER_ERRORS
 from games.models import Table
 from games.runtime import clock, lifecycle, presence, runner, table_cache, writer
 from games.runtime.commands import Issuer, is_card_list
-from games.web import rendering, table_hub
+from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
 from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
@@ -73,7 +72,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             return
         self.language, loaded, self.watching = entered
         # Join the table (its hub) before the first snapshot, so no change can slip between (STYLE pitfall 2).
-        if not await self.join_groups(events.user_group(self.user.pk)) or not await self._join_hub():
+        if not await self.join_groups(events.user_group(self.user.pk), table=self.table_id):
             if self.watching:  # refused: Redis is away; the page tries again
                 await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)
             await self.close()
@@ -103,8 +102,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if self.attached:  # first: nothing that fails below may leave the clock counting this socket
             self.attached = False
             runner.detach(self.table_id)
-        await self.leave_groups()
-        await table_hub.leave(self.table_id, self)
+        await self.leave_groups()  # and the table's hub
         if self.watching:
             await self._set_watching(False)
         if self.person:
@@ -248,15 +246,6 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
                 push = rendering.card_arrival(view, game.deck[index], shown)
             shown = view["can_declare"]
             await self.send(text_data=json.dumps({"type": "card", "version": version, "dealt": index + 1, **push}))
-
-    async def _join_hub(self) -> bool:
-        try:
-            await table_hub.join(self.table_id, self)
-        except LAYER_ERRORS as error:
-            log.warning("channel layer unreachable, socket refused: %s", error)
-            await self.leave_groups()
-            return False
-        return True
 
     # --- database (short sync calls, STYLE pitfall 4) ---------------------------------
 

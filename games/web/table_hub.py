@@ -8,10 +8,10 @@ this process: it hears each message once, pokes the table's clock once, and hand
 message to each of its sockets in turn (`hear`), which render their own view (spectators
 share one render) and send it. Moderation notices of the table group travel the same way.
 
-A socket joins its table's hub before it reads its first state (STYLE pitfall 2), as it
-would join the group; the last socket to leave ends the subscription. When the channel
-layer is away, joining fails as `group_add` would (games/web/layer_watch.py refuses the
-socket, and closes the others so that they resync once it is back).
+A socket joins its table's hub with its other groups, before it reads its first state
+(STYLE pitfall 2: `LayerGroups.join_groups(..., table=...)`, games/web/layer_watch.py);
+the last socket to leave ends the subscription. When the channel layer is away, joining
+fails as `group_add` would, and the socket is refused like any other.
 """
 
 import asyncio
