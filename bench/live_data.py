@@ -15,11 +15,12 @@ class CannotRun(Exception):
     """A service the benchmark needs is missing or not allowed."""
 
 
-def check_services(database_url: str, redis_url: str, flush: bool) -> None:
+def check_services(database_url: str, redis_url: str | None, flush: bool) -> None:
+    """PostgreSQL (its database created when missing) and, unless `redis_url` is None, Redis."""
     import psycopg
     import redis
 
-    for url in (database_url, redis_url):
+    for url in (database_url, redis_url or database_url):
         host = urlsplit(url).hostname
         if host not in (LOOPBACK, "localhost", "::1"):
             raise CannotRun(f"only loopback services are allowed, got {host!r}")
@@ -33,6 +34,8 @@ def check_services(database_url: str, redis_url: str, flush: bool) -> None:
                 print(f"created database {name}")
     except psycopg.Error as error:
         raise CannotRun(f"PostgreSQL at {parts.hostname}:{parts.port or 5432} is not usable ({error})") from None
+    if redis_url is None:
+        return
     try:
         client = redis.Redis.from_url(redis_url, socket_timeout=5)
         client.ping()
