@@ -136,20 +136,22 @@ def _multisets(counts: Mapping[str, int], k: int) -> Iterator[list[str]]:
     for i in range(len(items) - 1, -1, -1):
         after[i] = after[i + 1] + items[i][1]
 
-    def rec(i: int, k: int) -> Iterator[list[str]]:
-        if k == 0:
-            yield []
-            return
-        if i == len(items):
-            return
-        c, n = items[i]
-        for take in range(min(n, k), -1, -1):
-            if after[i + 1] < k - take:
-                break
-            for rest in rec(i + 1, k - take):
-                yield [c] * take + rest
+    return _sub_multisets(items, after, 0, k)
 
-    return rec(0, k)
+
+def _sub_multisets(items: list[tuple[str, int]], after: list[int], i: int, k: int) -> Iterator[list[str]]:
+    # Module level, not a closure calling itself: that would be a reference cycle per call.
+    if k == 0:
+        yield []
+        return
+    if i == len(items):
+        return
+    c, n = items[i]
+    for take in range(min(n, k), -1, -1):
+        if after[i + 1] < k - take:
+            break
+        for rest in _sub_multisets(items, after, i + 1, k - take):
+            yield [c] * take + rest
 
 
 def legal_follows(

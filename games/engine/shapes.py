@@ -149,22 +149,39 @@ def fit_tractors(
     if not counts:
         return (False,) * len(reqs), []
     positions = sorted(counts)
-    index = {p: i for i, p in enumerate(positions)}
-    Placed = tuple[tuple[int, int], ...]
-    memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[bool, ...], Placed]] = {}
+    search = _TractorFit(reqs, positions, rng)
+    sat, placed = search.best(0, tuple(counts[p] for p in positions))
+    return sat, list(placed)
+
+
+Placed = tuple[tuple[int, int], ...]
+
+
+class _TractorFit:
+    """fit_tractors' search. A class rather than a recursive closure: a nested function
+    that calls itself is a reference cycle (function, cell), garbage only the full
+    collection finds, made on every call in the hottest path of the server and the bots."""
+
+    __slots__ = ("index", "memo", "positions", "reqs", "rng")
+
+    def __init__(self, reqs: Sequence[int], positions: list[int], rng: random.Random | None) -> None:
+        self.reqs, self.positions, self.rng = reqs, positions, rng
+        self.index = {p: i for i, p in enumerate(positions)}
+        self.memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[bool, ...], Placed]] = {}
 
     # The objective is lexicographic in requirement order, so the best suffix from
     # (i, remaining pairs) does not depend on earlier choices: memoise on that state.
-    def best(i: int, state: tuple[int, ...]) -> tuple[tuple[bool, ...], Placed]:
+    def best(self, i: int, state: tuple[int, ...]) -> tuple[tuple[bool, ...], Placed]:
+        reqs, index, memo = self.reqs, self.index, self.memo
         if i == len(reqs):
             return (), ()
         key = (i, state)
         if key in memo:
             return memo[key]
         n = reqs[i]
-        starts = [top for top in positions if all(top - k in index and state[index[top - k]] for k in range(n))]
-        if rng is not None:
-            rng.shuffle(starts)
+        starts = [top for top in self.positions if all(top - k in index and state[index[top - k]] for k in range(n))]
+        if self.rng is not None:
+            self.rng.shuffle(starts)
         else:
             starts.reverse()  # highest first: trick_winner relies on it
         result: tuple[tuple[bool, ...], Placed] | None = None
@@ -172,19 +189,16 @@ def fit_tractors(
             nxt = list(state)
             for k in range(n):
                 nxt[index[top - k]] -= 1
-            sat, placed = best(i + 1, tuple(nxt))
+            sat, placed = self.best(i + 1, tuple(nxt))
             cand: tuple[tuple[bool, ...], Placed] = ((True,) + sat, ((top, n),) + placed)
             if result is None or cand[0] > result[0]:
                 result = cand
                 if all(cand[0]):
                     break
         if result is None or not all(result[0]):
-            sat, placed = best(i + 1, state)
+            sat, placed = self.best(i + 1, state)
             cand = ((False,) + sat, placed)
             if result is None or cand[0] > result[0]:
                 result = cand
         memo[key] = result
         return result
-
-    sat, placed = best(0, tuple(counts[p] for p in positions))
-    return sat, list(placed)
