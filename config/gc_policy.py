@@ -12,6 +12,14 @@ such objects came and went, and each new high-water mark left the allocator's me
 fragmented: the soak's servers grew ≈ 3 MB a minute for 30 minutes. So a thread also runs
 a full collection every FULL_COLLECTION_EVERY_S: short, because the frozen start-up objects
 are not scanned and the pile is small, and it bounds the garbage by time, not by count.
+
+A full collection of a process with nothing to find still stops it for the whole scan, so
+the period adapts: each collection that finds less than WORTH_A_COLLECTION objects doubles
+the wait before the next (up to LONGEST_WAIT_S), and one that finds more goes back to the
+shortest wait. Tables at play make no cyclic garbage (the engine and the bots make none,
+tests/test_engine_garbage.py): their servers pause a few times an hour. Connections that
+come and go leave cycles inside daphne and django-redis: those servers keep collecting
+every 30 s, and the pile stays bounded by time.
 """
 
 import gc
@@ -20,7 +28,9 @@ import threading
 import time
 
 log = logging.getLogger(__name__)
-FULL_COLLECTION_EVERY_S = 30.0
+FULL_COLLECTION_EVERY_S = 30.0  # the shortest wait between full collections
+LONGEST_WAIT_S = 480.0
+WORTH_A_COLLECTION = 2_000  # unreachable objects a full collection must find to keep its pace
 SLOW_COLLECTION_S = 0.1  # a collection longer than this is worth a line in the log
 
 _collector: threading.Thread | None = None
@@ -38,9 +48,18 @@ def install() -> None:
 
 
 def _collect_forever() -> None:
+    wait = FULL_COLLECTION_EVERY_S
     while True:
-        time.sleep(FULL_COLLECTION_EVERY_S)
-        collect_once()
+        time.sleep(wait)
+        found, _ = collect_once()
+        wait = next_wait(wait, found)
+
+
+def next_wait(wait: float, found: int) -> float:
+    """The wait before the next full collection, after one that found `found` objects."""
+    if found >= WORTH_A_COLLECTION:
+        return FULL_COLLECTION_EVERY_S
+    return min(wait * 2, LONGEST_WAIT_S)
 
 
 def collect_once() -> tuple[int, float]:
