@@ -16,8 +16,10 @@ are not scanned and the pile is small, and it bounds the garbage by time, not by
 A full collection of a process with nothing to find still stops it for the whole scan, so
 the period adapts: each collection that finds less than WORTH_A_COLLECTION objects doubles
 the wait before the next (up to LONGEST_WAIT_S), and one that finds more goes back to the
-shortest wait. Tables at play make no cyclic garbage (the engine and the bots make none,
-tests/test_engine_garbage.py): their servers pause a few times an hour. Connections that
+shortest wait. The first comes FIRST_WAIT_S after start: what start-up made is frozen, and
+a restart's storm of handshakes sets off CPython's own full collection. Tables at play
+make no cyclic garbage (the engine and the bots make none, tests/test_engine_garbage.py):
+their servers pause a few times an hour. Connections that
 come and go leave cycles inside daphne and django-redis: those servers keep collecting
 every 30 s, and the pile stays bounded by time.
 """
@@ -29,6 +31,7 @@ import time
 
 log = logging.getLogger(__name__)
 FULL_COLLECTION_EVERY_S = 30.0  # the shortest wait between full collections
+FIRST_WAIT_S = 120.0
 LONGEST_WAIT_S = 480.0
 WORTH_A_COLLECTION = 2_000  # unreachable objects a full collection must find to keep its pace
 SLOW_COLLECTION_S = 0.1  # a collection longer than this is worth a line in the log
@@ -48,7 +51,7 @@ def install() -> None:
 
 
 def _collect_forever() -> None:
-    wait = FULL_COLLECTION_EVERY_S
+    wait = FIRST_WAIT_S
     while True:
         time.sleep(wait)
         found, _ = collect_once()
