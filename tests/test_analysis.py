@@ -19,9 +19,10 @@ from games.history import matches
 from games.history.replay import fold
 from games.models import Hand, Table
 from tests.conftest import make_table, make_user
+from tests.test_bots import expert_work
 from tests.test_replay import FAST, drive
 
-BUDGET = 0.05  # the smallest search: 4 worlds a candidate
+BUDGET = expert_work(300)  # the smallest search: 4 worlds a candidate
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from django.test import override_settings
 from games.analysis.models import HandAnalysis
 from games.models import Hand
 from tests.conftest import make_table, make_user
+from tests.test_analysis import BUDGET
 from tests.test_analysis_worker import _wait, _worker
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     SHOTS,
@@ -34,7 +35,7 @@ ANALYSIS_SHOTS = SHOTS / "analysis"
 @pytest.fixture
 def scored(server):
     """A finished hand of four people (made before Playwright starts its event loop)."""
-    with override_settings(**FAST, GAMES_ANALYSIS_BUDGET=0.05):
+    with override_settings(**FAST, GAMES_ANALYSIS_BUDGET=BUDGET):
         people = [make_user(name) for name in ("mei", "jo", "a_player_with_a_rather_long_name", "li")]
         table = make_table(people[0], players=people)
         drive(table, people, hands=1, seed=21)

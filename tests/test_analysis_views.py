@@ -17,12 +17,13 @@ from games.analysis.models import HandAnalysis
 from games.history import matches
 from games.models import Hand, Table
 from tests.conftest import make_moderator, make_table, make_user
+from tests.test_analysis import BUDGET
 from tests.test_replay import FAST, drive
 
 
 @pytest.fixture(scope="module")
 def analysed(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), override_settings(**FAST, GAMES_ANALYSIS_BUDGET=0.05):
+    with django_db_blocker.unblock(), override_settings(**FAST, GAMES_ANALYSIS_BUDGET=BUDGET):
         people = [make_user(f"av-{name}") for name in ("north", "east", "south", "west")]
         table = make_table(people[0], players=people)
         drive(table, people, hands=1, seed=3)

@@ -23,12 +23,13 @@ from games.history import matches
 from games.models import Hand, Table
 from tests import servers
 from tests.conftest import make_table, make_user
+from tests.test_analysis import BUDGET
 from tests.test_replay import FAST, drive
 
 
 @pytest.fixture
 def scored(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), override_settings(**FAST, GAMES_ANALYSIS_BUDGET=0.05):
+    with django_db_blocker.unblock(), override_settings(**FAST, GAMES_ANALYSIS_BUDGET=BUDGET):
         people = [make_user(f"aw-{name}") for name in ("north", "east", "south", "west")]
         table = make_table(people[0], players=people)
         drive(table, people, hands=1, seed=5)
@@ -72,7 +73,7 @@ def test_a_queued_analysis_runs_after_the_worker_comes_back(scored):
     assert HandAnalysis.objects.get(hand=hand).status == "queued"
     assert _task(hand).get().status == "READY"  # enqueued on commit, nobody to run it
     # Slow it down (the budget is read when the analysis runs) to kill the worker mid-way.
-    HandAnalysis.objects.filter(hand=hand).update(budget=0.5)
+    HandAnalysis.objects.filter(hand=hand).update(budget=10 * BUDGET)
     first = _worker()
     try:
         _wait(lambda: _task(hand).filter(status="RUNNING").exists(), 60, "the first worker to start it", first)
@@ -83,7 +84,7 @@ def test_a_queued_analysis_runs_after_the_worker_comes_back(scored):
             first.kill()
     assert HandAnalysis.objects.get(hand=hand).status == "queued"
     assert not Decision.objects.filter(analysis__hand=hand).exists()
-    HandAnalysis.objects.filter(hand=hand).update(budget=0.05)
+    HandAnalysis.objects.filter(hand=hand).update(budget=BUDGET)
     second = _worker()
     try:
         _wait(lambda: HandAnalysis.objects.get(hand=hand).status == "done", 120, "the second worker to finish", second)

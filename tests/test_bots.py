@@ -8,11 +8,19 @@ import pytest
 from django.core.management import call_command
 
 from games import bots, engine
-from games.bots import match
+from games.bots import expert, match
 from games.bots.observation import observe
 
 STRONG_FAST = {"budget": 5.0, "worlds": 6}  # deterministic: stops at 6 worlds, not by time
-EXPERT_FAST = {"budget": 0.05, "wall": False}  # deterministic: effort counted, not timed
+
+
+def expert_work(cards: int) -> float:
+    """The expert budget (seconds of this machine's search) that buys `cards` simulated cards:
+    tests ask for an amount of work, whatever the machine's calibration."""
+    return cards / expert.CARDS_PER_SECOND
+
+
+EXPERT_FAST = {"budget": expert_work(300), "wall": False}  # deterministic: effort counted, not timed
 FAST = {"strong": STRONG_FAST, "expert": EXPERT_FAST}
 
 

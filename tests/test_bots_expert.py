@@ -11,7 +11,7 @@ from games import bots, engine
 from games.bots import endgame, expert, match
 from games.bots.inference import history_bias
 from games.bots.observation import observe
-from tests.test_bots import EXPERT_FAST, play_state, random_game, shuffle_hidden
+from tests.test_bots import EXPERT_FAST, expert_work, play_state, random_game, shuffle_hidden
 
 
 def bury_game(seed):
@@ -144,8 +144,8 @@ def test_evaluate_options_is_deterministic_and_covers_basic_and_the_play_made():
     obs = observe(g, g.turn)
     basic_top = expert.strong.candidate_plays(expert.Knowledge.from_observation(obs), 3)
     made = engine.sample_play(g, g.turn, random.Random(4))
-    first = bots.evaluate_options(obs, rng=random.Random(11), budget=0.1, include=made)
-    again = bots.evaluate_options(obs, "expert", rng=random.Random(11), budget=0.1, include=made)
+    first = bots.evaluate_options(obs, rng=random.Random(11), budget=expert_work(600), include=made)
+    again = bots.evaluate_options(obs, "expert", rng=random.Random(11), budget=expert_work(600), include=made)
     assert first == again
     played = [sorted(cards) for cards, _ in first]
     assert sorted(made) in played
@@ -154,7 +154,10 @@ def test_evaluate_options_is_deterministic_and_covers_basic_and_the_play_made():
     assert values == sorted(values, reverse=True)
     assert all(0 <= v <= 200 * 64 for v in values)
     other = shuffle_hidden(g, g.turn, random.Random(2))  # what the seat cannot see changes nothing
-    assert bots.evaluate_options(observe(other, g.turn), rng=random.Random(11), budget=0.1, include=made) == first
+    assert (
+        bots.evaluate_options(observe(other, g.turn), rng=random.Random(11), budget=expert_work(600), include=made)
+        == first
+    )
 
 
 def test_evaluate_options_of_a_bury_prefers_keeping_points_out_of_it():
@@ -163,7 +166,7 @@ def test_evaluate_options_of_a_bury_prefers_keeping_points_out_of_it():
     hand = list(obs.hand)
     ctx = obs.ctx
     pointy = sorted(hand, key=lambda c: (-engine.points([c]), ctx.is_trump(c)))[:8]
-    options = bots.evaluate_options(obs, rng=random.Random(3), budget=0.2, include=pointy)
+    options = bots.evaluate_options(obs, rng=random.Random(3), budget=expert_work(1200), include=pointy)
     assert len(options) >= 2 and all(len(cards) == 8 for cards, _ in options)
     value = dict((tuple(sorted(c)), v) for c, v in options)
     assert value[tuple(sorted(pointy))] < options[0][1]  # burying its points costs the dealer
@@ -172,10 +175,10 @@ def test_evaluate_options_of_a_bury_prefers_keeping_points_out_of_it():
 def test_evaluate_options_refuses_other_phases_and_levels():
     g = match.fresh_hand("phase", dealer=0, level="2")
     with pytest.raises(ValueError):
-        bots.evaluate_options(observe(g, 0), rng=random.Random(1), budget=0.1)
+        bots.evaluate_options(observe(g, 0), rng=random.Random(1), budget=expert_work(600))
     g = random_game("level", stop_after=3)
     with pytest.raises(ValueError):
-        bots.evaluate_options(observe(g, g.turn), "random", rng=random.Random(1), budget=0.1)
+        bots.evaluate_options(observe(g, g.turn), "random", rng=random.Random(1), budget=expert_work(600))
 
 
 # --- botmatch --workers -------------------------------------------------------------------
@@ -185,7 +188,7 @@ def test_workers_give_the_same_pairs_as_one_process():
     assert one["pairs"] == two["pairs"] == 4
     for key in ("levels", "scores", "points"):
         assert one[key] == two[key]
-    opts = {"expert": {"budget": 0.02, "wall": False}}
+    opts = {"expert": {"budget": expert_work(120), "wall": False}}
     one = match.run_duplicate("expert", "basic", deals=2, seed="we", workers=1, options=opts)
     two = match.run_duplicate("expert", "basic", deals=2, seed="we", workers=2, options=opts)
     assert (one["levels"], one["points"]) == (two["levels"], two["points"])
@@ -193,9 +196,9 @@ def test_workers_give_the_same_pairs_as_one_process():
 
 
 def test_botmatch_prints_its_seed_budget_and_workers(capsys):
-    call_command("botmatch", a="expert", b="random", deals=2, seed="p", seconds=60, expert_ms=20, workers=2)
+    call_command("botmatch", a="expert", b="random", deals=2, seed="p", seconds=60, expert_ms=5, workers=2)
     out = capsys.readouterr().out
-    assert "seed p, 2 worker(s), time budget: expert 20 ms a lead or bury as work" in out
+    assert "seed p, 2 worker(s), time budget: expert 5 ms a lead or bury as work, 120 simulated cards" in out
     assert "(repeatable)" in out
     assert "botmatch A=expert B=random seed=p: 2 deal pairs (4 hands)" in out
     assert "decision time expert: p50 " in out and " p99 " in out

@@ -13,13 +13,13 @@ import pytest
 from games import bots, engine
 from games.bots import match
 from games.bots.observation import observe
-from tests.test_bots import FAST, shuffle_hidden
+from tests.test_bots import FAST, expert_work, shuffle_hidden
 from tests.test_engine_simulate import random_rules
 
 RULESETS = {name: engine.preset_rules(name) for name in engine.PRESETS} | {"custom": random_rules("bots")}
 SMART = ("basic", "strong", "expert")
 # Whole hands: the searches still play their first worlds (enough to reach every rule).
-LEGAL_FAST = {"strong": {"budget": 5.0, "worlds": 2}, "expert": {"budget": 0.02, "wall": False}}
+LEGAL_FAST = {"strong": {"budget": 5.0, "worlds": 2}, "expert": {"budget": expert_work(120), "wall": False}}
 
 
 def test_the_rulesets_cover_every_preset_and_a_custom_set():

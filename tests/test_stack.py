@@ -14,6 +14,7 @@ from django.core.management import call_command
 from tests.conftest import make_table, session_cookie
 from tests.servers import LiveClient, Stack
 from tests.table_driver import assert_log_whole, play_until
+from tests.test_analysis import BUDGET
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -25,7 +26,7 @@ def collected_static():
 
 @pytest.fixture
 def stack(collected_static, db):
-    running = Stack(processes=2, GAMES_ANALYSIS_BUDGET="0.05").start()
+    running = Stack(processes=2, GAMES_ANALYSIS_BUDGET=str(BUDGET)).start()
     yield running
     running.stop()
 
