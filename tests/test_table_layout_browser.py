@@ -117,14 +117,20 @@ WATCH_FINALE = """() => {
     const result = document.querySelector('.result');
     const done = document.querySelector('.trick[data-done]');
     if (!result || !done) return;
-    const f = window.__finale || (window.__finale = {trick: done.dataset.done, resultAt: null, covered: []});
+    const f = window.__finale || (window.__finale = {trick: done.dataset.done, resultAt: null, covered: [], looked: 0});
     if (f.resultAt === null && !result.classList.contains('after-trick')
         && result.checkVisibility({visibilityProperty: true})) f.resultAt = performance.now();
     if (f.resultAt === null && !done.classList.contains('sweep')) {
       const card = done.querySelector('.slot.winning .playing-card');
-      const r = card && card.getBoundingClientRect();
-      const hit = r && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (r && !(hit && hit.closest('.trick'))) f.covered.push(hit ? hit.className : 'nothing');
+      if (!card) return;
+      // A card still flying in from its seat passes under that seat's box (by design); it
+      // is judged where it lands: look again once the flight is over.
+      const play = card.closest('.played') || card;
+      if (play.getAnimations().some((a) => a.playState === 'running')) return void setTimeout(look, 40);
+      const r = card.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      f.looked += 1;
+      if (!(hit && hit.closest('.trick'))) f.covered.push(hit ? hit.className : 'nothing');
     }
   };
   new MutationObserver(look).observe(document.getElementById('table'), {subtree: true, childList: true, attributes: true});
@@ -459,6 +465,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
         finale = p.evaluate("() => ({...window.__finale, from: window.__tricks[window.__finale.trick].from})")
         shown = finale["resultAt"] - finale["from"]
         assert shown >= 1450, f"{size} ({language}): the result came {shown:.0f} ms after the last trick was won"
+        assert finale["looked"], f"{size} ({language}): the last trick was never seen at rest before its result"
         assert not finale["covered"], f"{size} ({language}): the last trick was covered by {finale['covered']}"
         assert_apart(p.evaluate(LAYOUT), f"{size} result ({language})", phone)
     act("result")
