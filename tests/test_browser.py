@@ -175,6 +175,22 @@ def at_version(page, version):
     page.wait_for_selector(f'#table[data-version="{version}"]', state="attached", timeout=TIMEOUT_MS)
 
 
+# A phone's page at rest: drawn at scale 1, the visual viewport where the layout viewport
+# is, and no sideways scroll (a page that pans puts taps off target); "wide" names the
+# elements that reach past the screen's edge, clipped or not, to say which one did it.
+PHONE_AT_REST = """() => ({scale: visualViewport.scale, left: visualViewport.offsetLeft, top: visualViewport.offsetTop,
+  width: document.documentElement.scrollWidth, screen: innerWidth,
+  wide: Array.from(document.querySelectorAll('body *'))
+    .filter((e) => e.checkVisibility({visibilityProperty: true}) && e.getBoundingClientRect().right > innerWidth + 1)
+    .slice(0, 3).map((e) => e.tagName + '.' + e.className)})"""
+
+
+def assert_phone_at_rest(page, where):
+    rest = page.evaluate(PHONE_AT_REST)
+    assert rest["scale"] == 1 and rest["left"] == 0 and rest["top"] == 0, f"{where}: the phone's page is zoomed or panned: {rest}"
+    assert rest["width"] <= rest["screen"], f"{where}: the phone's page is wider than its screen: {rest}"
+
+
 PRESSED = "() => document.querySelectorAll('#hand .card-btn[aria-pressed=\"true\"]').length"
 
 
@@ -430,7 +446,11 @@ def play_a_hand(server, browser, watch):
             watcher = pages[(seat + 1) % 4]
             at_version(watcher, table.version)
             summary = watcher.locator(".last-trick summary")
-            summary.tap() if touch[(seat + 1) % 4] else summary.click()
+            if touch[(seat + 1) % 4]:
+                assert_phone_at_rest(watcher, "before the last trick is opened")
+                summary.tap()
+            else:
+                summary.click()
             shown = watcher.locator(".last-trick [data-card]").count()
             assert shown == sum(len(c) for _s, c in game.tricks[-1]["plays"])
             shot(watcher, f"06-last-trick-open-{NAMES[(seat + 1) % 4]}")
@@ -453,6 +473,8 @@ def play_a_hand(server, browser, watch):
             for other_seat, other in enumerate(pages):
                 if other_seat != seat:
                     shot(other, f"06-trick{trick_no + 1}-{NAMES[other_seat]}")
+        if touch[seat]:
+            assert_phone_at_rest(page, f"trick {len(game.tricks) + 1}")
         play_button.tap() if touch[seat] else play_button.click()
         after, game = wait_for(lambda t, g, v=table.version: t.version > v, table_id, what="the play")
         if game.last_failed_throw and game.last_failed_throw["trick_no"] == len(game.tricks) + 1 and throws_shot < 2:
