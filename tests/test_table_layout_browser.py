@@ -69,7 +69,8 @@ LAYOUT = """() => {
     let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
     for (let a = el.parentElement; a; a = a.parentElement) {
       const s = getComputedStyle(a);
-      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      // A box laid out as its children (display: contents, the phone's side column) clips nothing.
+      if ((s.overflowX === 'visible' && s.overflowY === 'visible') || s.display === 'contents') continue;
       const c = a.getBoundingClientRect();
       [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top), Math.min(right, c.right), Math.min(bottom, c.bottom)];
     }
@@ -92,6 +93,7 @@ LAYOUT = """() => {
     winTags: all('.trick .win-tag').filter((el) => !el.closest('.sweep')).map(box),  // a sweep goes to the winner's seat
     lastTrick: all('.last-trick[open]').map(box),
     pointCards: all('.point-cards').map(box),
+    statusLine: all('.status-grid').map(box),
     result: all('.result:not(.after-trick)').map(box),
     actionBar: all('.action-bar').map(box),
     handRow: all('[data-testid="hand"]').map(box),
@@ -221,6 +223,7 @@ def assert_apart(layout, where, phone=False):
         ("lastTrick", "mySeat"),
         ("lastTrick", "handRow"),
         ("lastTrick", "seats"),
+        ("lastTrick", "statusLine"),
         ("pointCards", "seats"),
         ("pointCards", "plays"),
         ("pointCards", "mySeat"),
