@@ -187,7 +187,9 @@ PHONE_AT_REST = """() => ({scale: visualViewport.scale, left: visualViewport.off
 
 def assert_phone_at_rest(page, where):
     rest = page.evaluate(PHONE_AT_REST)
-    assert rest["scale"] == 1 and rest["left"] == 0 and rest["top"] == 0, f"{where}: the phone's page is zoomed or panned: {rest}"
+    assert rest["scale"] == 1 and rest["left"] == 0 and rest["top"] == 0, (
+        f"{where}: the phone's page is zoomed or panned: {rest}"
+    )
     assert rest["width"] <= rest["screen"], f"{where}: the phone's page is wider than its screen: {rest}"
 
 
