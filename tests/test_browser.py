@@ -144,8 +144,13 @@ def browser(monkeypatch):
 
 
 def shot(page, name):
+    """The whole page on a laptop; on the phone, the screen the player sees: a full-page
+    capture resizes the emulated phone's viewport, and Chromium may give the page back
+    zoomed in (measured: scale 1 → 1.128 after one capture), which puts later taps off
+    target. The phone's page is checked at rest before each tap (assert_phone_at_rest)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=not phone)
 
 
 def oracle(table_id):
