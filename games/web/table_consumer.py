@@ -43,7 +43,7 @@ CLIENT_ACTIONS = {
     "start_match",
 }
 # Spectators of a table see the same thing: one render per (table, version, cards dealt,
-# language, owner or not) serves them all (the view has no hand, RULES §9). Only the
+# language, owner of a waiting table or not) serves them all (the view has no hand, RULES §9). Only the
 # latest is kept: older versions are never shown again.
 _SPECTATOR_RENDERS: dict[tuple, tuple] = {}  # (table, language, owner?) → ((version, dealt), regions JSON-encoded)
 _SPECTATOR_RENDERS_MAX = 5000
@@ -286,7 +286,9 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             "user": self.user,
             "rating_changes": rating_changes,
         }
-        key = (table.pk, self.language, self.user.pk == table.owner_id)
+        # The owner's controls (seat bots, start) exist only while the table waits: after
+        # that an owner who watches sees what every spectator sees, and shares their render.
+        key = (table.pk, self.language, table.status == Table.Status.WAITING and self.user.pk == table.owner_id)
         stamp = (table.version, game.dealt if game else 0)
         shared = _SPECTATOR_RENDERS.get(key) if seat is None else None
         regions = shared[1] if shared and shared[0] == stamp else None
