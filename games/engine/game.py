@@ -169,7 +169,7 @@ class Game:
         data = {name: getattr(self, name) for name in _MATCH_FIELDS}
         for name in _HAND_FIELDS:
             data[name] = getattr(self, name)
-        data["rules"] = self.rules.to_json()
+        data["rules"] = self.rules.shared_json()
         return data
 
     @classmethod

@@ -34,6 +34,15 @@ class Rules:
     def to_json(self) -> dict[str, Any]:
         return {"version": RULES_VERSION, **asdict(self)}
 
+    def shared_json(self) -> dict[str, Any]:
+        """`to_json`, made once per ruleset and shared: like a snapshot (Game.snapshot), it
+        must never be changed in place. Every stored state carries its rules, and the server
+        stores one per action."""
+        made = _SHARED_JSON.get(self)
+        if made is None:
+            made = _SHARED_JSON[self] = self.to_json()
+        return made
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> "Rules":
         """Rules from their JSON (absent: the default). Unknown options or values raise
@@ -42,15 +51,32 @@ class Rules:
             return DEFAULT_RULES
         if not isinstance(data, Mapping):
             raise rule_refusal("bad_rules", problem="rules are a JSON object")
+        # Every action parses the stored state's rules: the same few rulesets, each checked
+        # once. The key holds each value's type too (True == 1, but only True is allowed).
+        key = tuple((k, type(v), v) for k, v in data.items())
+        remember = True
+        try:
+            return _PARSED[key]
+        except KeyError:
+            pass
+        except TypeError:  # a value that is no JSON scalar: checked (and refused) every time
+            remember = False
         version = data.get("version", RULES_VERSION)
         if version != RULES_VERSION:
             raise rule_refusal("bad_rules", problem=f"unknown rules version {version!r}")
-        values = {k: v for k, v in data.items() if k != "version"}
-        return check_rules(values)
+        rules = check_rules({k: v for k, v in data.items() if k != "version"})
+        if remember and len(_PARSED) < _PARSED_MAX:
+            _PARSED[key] = rules
+        return rules
 
     def differences(self) -> dict[str, Any]:
         """The options whose value is not the default, in OPTIONS order."""
         return {o.name: getattr(self, o.name) for o in OPTIONS if getattr(self, o.name) != o.default}
+
+
+_SHARED_JSON: dict[Rules, dict[str, Any]] = {}
+_PARSED: dict[tuple[tuple[str, type, Any], ...], Rules] = {}  # a valid ruleset's JSON items → its Rules
+_PARSED_MAX = 4096  # options × values: far more rulesets than tables ever use
 
 
 @dataclass(frozen=True, slots=True)
