@@ -12,10 +12,10 @@ Entries are shared between threads and must never be changed: callers that want
 to change one take `LoadedTable.rows_for_writing()`.
 """
 
-import copy
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
+from django.db.models.base import ModelState
 
 from games import engine
 from games.models import Table
@@ -38,7 +38,20 @@ class LoadedTable:
     def rows_for_writing(self) -> tuple[Table, list]:
         """Private copies of the table row and seats for the write path to change (it makes
         a private game over the snapshot itself: `game` here is shared)."""
-        return copy.copy(self.table), [copy.copy(seat) for seat in self.seats]
+        return _copied(self.table), [_copied(seat) for seat in self.seats]
+
+
+def _copied(row):
+    """A shallow copy of a model instance, as `copy.copy` makes it (Django's `__getstate__`: the
+    instance's fields and a state of its own with its own cache of related rows) without its
+    detour through the pickling protocol, which was a tenth of the write path's CPU."""
+    clone = row.__class__.__new__(row.__class__)
+    clone.__dict__.update(row.__dict__)
+    state = clone._state = ModelState.__new__(ModelState)
+    state.__dict__.update(row._state.__dict__)
+    state.__dict__.pop("peers", None)  # weak references to the rows read with it, as pickling drops them
+    state.fields_cache = dict(row._state.fields_cache)
+    return clone
 
 
 def remember(loaded: LoadedTable) -> None:
