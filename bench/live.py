@@ -315,7 +315,7 @@ async def run(args, port, server_env, log_path):
     counts_at_start = Counter()
     for client in everyone:
         counts_at_start.update(client.kinds)
-    profiler = start_profiler(pid, args.seconds, args.profile)
+    profiler = start_profiler(pid, args.seconds, args.profile, args.profile_rate)
     thinkers0 = descendants_cpu_seconds(pid)
     bots0 = await loop.run_in_executor(None, bot_decision_cpu, metrics_port)
     cpu0, busy0, bench0, services0, t0 = (
@@ -411,14 +411,14 @@ async def run(args, port, server_env, log_path):
         nonlocal profiler, storm_pid, storm_cpu0, storm_t0
         stop_server()
         storm_pid = start_server(port, server_env, log_path)
-        profiler = start_profiler(storm_pid, 6, args.profile and args.profile + ".storm")
+        profiler = start_profiler(storm_pid, 6, args.profile and args.profile + ".storm", args.profile_rate)
         storm_cpu0, storm_t0 = cpu_seconds(storm_pid), time.time()
 
     if args.storm_restart:
         for client in everyone:
             client.closing = True  # the restart closes the other tables' sockets too
     else:
-        profiler = start_profiler(pid, 6, args.profile and args.profile + ".storm")
+        profiler = start_profiler(pid, 6, args.profile and args.profile + ".storm", args.profile_rate)
     outcome = await storm(chosen, port, restart if args.storm_restart else None)
     result["storm"] = {
         "tables": len(storm_tables),
@@ -570,6 +570,7 @@ def main():
         help="py-spy the server during the window (and the storm) into this file; "
         "needs py-spy (a test dependency: bash .ci/setup test)",
     )
+    parser.add_argument("--profile-rate", type=int, default=100, help="py-spy's samples a second (--profile)")
     args = parser.parse_args()
     if args.profile and not (Path(sys.executable).parent / "py-spy").exists():
         parser.error("--profile needs py-spy in the virtualenv (a test dependency: bash .ci/setup test)")

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 
-def start_profiler(pid: int, seconds: float, path: str | None):
+def start_profiler(pid: int, seconds: float, path: str | None, rate: int = 100):
     """py-spy (a test dependency, pinned in pyproject.toml) on the server, all threads."""
     if not path:
         return None
@@ -26,7 +26,7 @@ def start_profiler(pid: int, seconds: float, path: str | None):
         "--gil",
         "--nonblocking",
         "-r",
-        "100",
+        str(rate),
         "-f",
         "raw",
         "-o",
