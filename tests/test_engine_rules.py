@@ -181,6 +181,22 @@ def test_unknown_or_contradictory_rules_are_refused(bad):
     assert err.value.code == "bad_rules"
 
 
+def test_a_ruleset_parsed_before_never_lets_an_equal_value_of_another_type_through():
+    # Parsed rulesets are remembered; 0 == False and 2000.0 == 2000 in Python, yet only the
+    # bool and the int are allowed, however often the allowed ones were parsed before.
+    assert Rules.from_json({"permanent_twos": False}) is Rules.from_json({"permanent_twos": False})
+    assert Rules.from_json({"last_chance_ms": 2000}).last_chance_ms == 2000
+    for bad in ({"permanent_twos": 0}, {"last_chance_ms": 2000.0}):
+        with pytest.raises(Refusal):
+            Rules.from_json(bad)
+
+
+def test_the_snapshot_shares_one_json_of_its_rules():
+    rules = Rules(kitty_bonus="double")
+    assert rules.shared_json() is rules.shared_json() == rules.to_json()
+    assert Rules.from_json(rules.shared_json()) == rules
+
+
 def test_presets_name_their_rules():
     assert preset_of(DEFAULT_RULES) == "standard"
     assert preset_of(preset_rules("classic")) == "classic"

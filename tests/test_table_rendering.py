@@ -161,6 +161,17 @@ def test_the_regions_format_html_escapes_exactly_as_djangos():
     assert hasattr(ours, "__html__")  # marked safe: a caller's format_html keeps it as it is
 
 
+def test_the_owner_watching_a_running_match_sees_what_every_spectator_sees(table, players):
+    # So spectators share one render per version whoever owns the table (table_consumer).
+    Seat.objects.filter(table=table, position=0).update(user=None, bot=Seat.Bot.BASIC)
+    table.refresh_from_db()
+    game = game_at("play")
+    assert table.owner_id == players[0].pk
+    assert regions(table, game, None, players[0]) == regions(table, game, None, players[1])
+    table.status = Table.Status.WAITING  # ...but not while it waits: the owner seats bots and starts
+    assert regions(table, None, None, players[0]) != regions(table, None, None, players[1])
+
+
 def test_each_language_gets_its_own_words_however_often_the_regions_render(table, players):
     game = game_at("play")
     for _round in range(2):  # the second round reads the messages the first remembered
