@@ -85,6 +85,10 @@ class Command:
     may: frozenset[Role]
     refusal: tuple[str, str]  # (code, translatable sentence) for an issuer who may not
     lobby_visible: bool  # the lobby's list shows what it changes (seats, status)
+    # Its handler only steps the engine, so it may run from the process's memory of the
+    # table and be stored by one statement (games/runtime/writer.py); a step that writes
+    # other rows after all falls back to the locked path.
+    from_memory: bool
 
     def refuse(self) -> Refusal:
         return Refusal(*self.refusal)
@@ -96,7 +100,11 @@ NOT_ALLOWED = ("not_allowed", gettext_noop("Only the server can do that."))
 
 
 def command(
-    *names: str, may: set[Role], refusal: tuple[str, str] = NOT_ALLOWED, lobby_visible: bool = False
+    *names: str,
+    may: set[Role],
+    refusal: tuple[str, str] = NOT_ALLOWED,
+    lobby_visible: bool = False,
+    from_memory: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Register the decorated function as the handler of these command types."""
 
@@ -105,7 +113,12 @@ def command(
             if name in _COMMANDS:
                 raise RuntimeError(f"command {name!r} is registered twice")
             _COMMANDS[name] = Command(
-                name=name, handler=handler, may=frozenset(may), refusal=refusal, lobby_visible=lobby_visible
+                name=name,
+                handler=handler,
+                may=frozenset(may),
+                refusal=refusal,
+                lobby_visible=lobby_visible,
+                from_memory=from_memory,
             )
         return handler
 

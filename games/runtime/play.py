@@ -98,7 +98,7 @@ def _due(table: Table, game: engine.Game, seats: list[Seat], action: dict, now: 
         raise _not_due()
 
 
-@command("declare", "bury", "play", may={Role.SEATED}, refusal=NOT_SEATED)
+@command("declare", "bury", "play", may={Role.SEATED}, refusal=NOT_SEATED, from_memory=True)
 def player_move(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
@@ -112,7 +112,7 @@ def player_move(
     return _run_engine(table, game, _catch_up_deal(table, game, now) + [move], now)
 
 
-@command("play_forced", may={Role.SEATED}, refusal=NOT_SEATED)
+@command("play_forced", may={Role.SEATED}, refusal=NOT_SEATED, from_memory=True)
 def forced_move(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
@@ -141,6 +141,7 @@ def _players_seat(seats: list[Seat], user) -> Seat:
     "fix_trump",
     lobby_visible=False,
     may={Role.CLOCK},
+    from_memory=True,
     refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")),
 )
 def clock_step(
@@ -178,7 +179,12 @@ def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
     return thinking.answer(thinking.question(loaded=loaded, step_action=step_action, now=now))
 
 
-@command(*BOT_STEPS, may={Role.BOT}, refusal=("not_allowed", gettext_noop("Only the server plays for bots.")))
+@command(
+    *BOT_STEPS,
+    may={Role.BOT},
+    refusal=("not_allowed", gettext_noop("Only the server plays for bots.")),
+    from_memory=True,
+)
 def bot_move(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
