@@ -54,7 +54,11 @@ def pooled(q: Question) -> bool:
 
 async def decide(q: Question) -> dict | None:
     """The answer to `q`, thought out of this process's threads when the level searches."""
-    if not pooled(q):
+    if q.thinkers <= QUICK_LEVELS:
+        # Well under a millisecond: on the event loop. A hand-off to a thread and back cost
+        # a third as much as the decision itself, and the GIL allows nothing to run beside it.
+        return _answer_here(q)
+    if not pooled(q):  # GAMES_BOT_THINKERS=0: a searching level thinks in a thread
         return await sync_to_async(_answer_here, thread_sensitive=False)(q)
     try:
         return await asyncio.get_running_loop().run_in_executor(_executor(), answer, q)
