@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -37,8 +37,12 @@ def card(face: dict) -> str:
 def cards(faces: list[dict]) -> str:
     """A row of faces (a trick, the point cards won, a kitty): one tag instead of a template
     loop of `{% card %}`, each face's markup fetched from its cached fragment."""
-    language = get_language()
-    return mark_safe("".join(_face_fragment(face, language) for face in faces))
+    return card_row(faces, get_language())
+
+
+def card_row(faces: list[dict], language: str | None) -> SafeString:
+    """`cards` in `language` (games/web/regions.py knows its render's language)."""
+    return SafeString("".join([_face_fragment(face, language) for face in faces]))
 
 
 _FRAGMENTS: dict[tuple, str] = {}  # (code, trump, from the kitty, language) → markup
@@ -66,7 +70,7 @@ def card_buttons(hand: list[dict]) -> str:
             group = card_group(face)
             parts.append(_group_break_html(group))
         parts.append(card_button(face))
-    return mark_safe("".join(parts))
+    return SafeString("".join(parts))
 
 
 def card_group(face: dict) -> str:

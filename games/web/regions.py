@@ -17,14 +17,22 @@ from html import escape
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext
 
-from games.templatetags.cards import cards
+from games.templatetags.cards import card_row
 
 # The language of the render in progress (`one_language`), so that `_` need not look it up.
 _language: ContextVar[str | None] = ContextVar("regions_language", default=None)
 _translated: dict[tuple[str, str], str] = {}  # (language, msgid) → its translation: literal msgids only
+# (language, id of a lazy translation) → (that lazy object, its text): the object is kept, so
+# its id is never reused while remembered. Lazy objects are module constants (seat names,
+# phases, bot labels), so this stays small.
+_lazy_texts: dict[tuple[str, int], tuple[Promise, str]] = {}
+# Text arguments of `format_html` → escaped: names, class names and translations, the same few
+# hundred strings in every render (`html.escape` was a tenth of a render's CPU).
+_escapes: dict[str, str] = {}
+_ESCAPES_MAX = 50_000
 
 
 @contextmanager
@@ -51,11 +59,32 @@ def _(message: str) -> str:
         return translated
 
 
+def cards(faces: list[dict]) -> SafeString:
+    """A row of card faces (the `{% cards %}` tag) in the render's language."""
+    return card_row(faces, _language.get() or get_language())
+
+
+def text(value) -> str:
+    """`value` as text in the render's language: a lazy translation is resolved once per
+    language and process inside `one_language` (Django resolves it on every use, looking up
+    the active language and searching the catalogues)."""
+    if not isinstance(value, Promise):
+        return str(value)
+    language = _language.get()
+    if language is None:
+        return str(value)
+    held = _lazy_texts.get((language, id(value)))
+    if held is None or held[0] is not value:
+        held = _lazy_texts[language, id(value)] = (value, str(value))
+    return held[1]
+
+
 def format_html(template: str, *args) -> SafeString:
     """Django's `format_html`, for the hot path: each argument escaped as `conditional_escape`
     would (markup kept, lazy text resolved, the rest `html.escape`d, quotes too) and the result
     marked safe, without the lazy-argument checks of `escape` and `mark_safe` on every call
-    (≈ 40 calls a render; they were a tenth of an action's CPU, docs/performance.md)."""
+    (≈ 40 calls a render; they were a tenth of an action's CPU, docs/performance.md). For the
+    same reason the markup made here is marked safe with `SafeString` itself."""
     return SafeString(template.format(*map(_escaped, args)))
 
 
@@ -64,11 +93,16 @@ def _escaped(value) -> str:
     if kind is SafeString:  # the commonest arguments first: markup made here, text, numbers
         return value
     if kind is str:
-        return escape(value)
+        escaped = _escapes.get(value)
+        if escaped is None:
+            if len(_escapes) >= _ESCAPES_MAX:
+                _escapes.clear()
+            escaped = _escapes[value] = escape(value)
+        return escaped
     if kind is int:
         return str(value)
     if isinstance(value, Promise):
-        value = str(value)
+        return escape(text(value))
     markup = getattr(value, "__html__", None)
     return markup() if markup is not None else escape(str(value))
 
@@ -102,14 +136,14 @@ def players(context: dict) -> SafeString:
         parts.append(
             format_html(
                 '<div class="start-area"><button type="button" class="btn primary big" data-action="start_match"{}>{}</button>{}</div>',
-                "" if context["can_start"] else mark_safe(" disabled"),
+                "" if context["can_start"] else SafeString(" disabled"),
                 _("Start the match"),
                 ""
                 if context["can_start"]
                 else format_html("<small>{}</small>", _("All four seats must be filled (people or bots).")),
             )
         )
-    return mark_safe("\n".join(parts))
+    return SafeString("\n".join(parts))
 
 
 def _seat(p: dict, context: dict, view, waiting: bool) -> str:
@@ -176,7 +210,7 @@ def _meta(p: dict, context: dict, view) -> str:
         parts.append(format_html('<span class="turn-flag">{}</span>', flag))
         if context["clock_kind"] == "turn":
             parts.append(clock(context["deadline_ms"], _("time left to play"), False))
-    return format_html('<div class="seat-meta">{}</div>', mark_safe(" ".join(parts)))
+    return format_html('<div class="seat-meta">{}</div>', SafeString(" ".join(parts)))
 
 
 def _actions(p: dict, context: dict) -> str:
@@ -204,15 +238,15 @@ def _actions(p: dict, context: dict) -> str:
         buttons.append(
             format_html('<button type="button" class="btn ghost" data-action="stand">{}</button>', _("Leave seat"))
         )
-    return format_html('<div class="seat-actions">{}</div>', mark_safe("".join(buttons)))
+    return format_html('<div class="seat-actions">{}</div>', SafeString("".join(buttons)))
 
 
 def _level_list(context: dict, position: int, chosen: str, attributes: str = "") -> str:
     """The owner's choice of a bot's level (games/bot_levels.py) for the seat at `position`."""
-    options = mark_safe(
+    options = SafeString(
         "".join(
             format_html(
-                '<option value="{}"{}>{}</option>', value, mark_safe(" selected") if value == chosen else "", label
+                '<option value="{}"{}>{}</option>', value, SafeString(" selected") if value == chosen else "", label
             )
             for value, label in context["bot_levels"]
         )
@@ -280,7 +314,7 @@ def _scoreboard(context: dict, view: dict) -> SafeString:
         parts.append(_point_cards(context["point_cards"]))
     last = context["last_trick"]
     if last and not context["trick_done"]:
-        plays = mark_safe(
+        plays = SafeString(
             "".join(
                 format_html(
                     '<li><span class="who">{}</span> <span class="cards-row small">{}</span></li>',
@@ -298,7 +332,7 @@ def _scoreboard(context: dict, view: dict) -> SafeString:
                 '<details class="last-trick" data-keep="last-trick"><summary>{}</summary><ul>{}</ul><p>{}</p></details>',
                 _("Last trick"),
                 plays,
-                mark_safe(took),
+                SafeString(took),
             )
         )
     if context["kitty"] and view["phase"] == "play":
@@ -309,7 +343,7 @@ def _scoreboard(context: dict, view: dict) -> SafeString:
                 cards(context["kitty"]),
             )
         )
-    return mark_safe("".join(parts))
+    return SafeString("".join(parts))
 
 
 def _tiles(context: dict, view: dict) -> SafeString:
@@ -369,7 +403,7 @@ def _teams(context: dict, view: dict) -> SafeString:
                 _level_of(view["levels"], team),
             )
         )
-    return format_html('<ul class="teams">{}</ul>', mark_safe("".join(rows)))
+    return format_html('<ul class="teams">{}</ul>', SafeString("".join(rows)))
 
 
 def _level_of(levels, team: int):
@@ -400,7 +434,7 @@ def _status_grid(context: dict, view: dict) -> SafeString:
                 '<dt>{}</dt><dd class="cards-row small">{}</dd>', _("Turned-up kitty card"), cards([context["flipped"]])
             )
         )
-    return format_html('<dl class="status-grid">{}</dl>', mark_safe("".join(parts)))
+    return format_html('<dl class="status-grid">{}</dl>', SafeString("".join(parts)))
 
 
 def _point_cards(sides: list[dict]) -> SafeString:
@@ -409,7 +443,7 @@ def _point_cards(sides: list[dict]) -> SafeString:
         who = _("North–South") if side["team"] == 0 else _("East–West")
         if side["defenders"]:
             who = format_html("{} · {}", who, _("defenders"))
-        shown = cards(side["cards"]) if side["cards"] else mark_safe('<span class="muted">—</span>')
+        shown = cards(side["cards"]) if side["cards"] else SafeString('<span class="muted">—</span>')
         rows.append(
             format_html(
                 '<div class="pc-side team-{}"><span class="pc-who">{}</span><strong class="pc-points">{}</strong>'
@@ -421,13 +455,13 @@ def _point_cards(sides: list[dict]) -> SafeString:
             )
         )
     return format_html(
-        '<div class="point-cards" aria-label="{}">{}</div>', _("Point cards won"), mark_safe("".join(rows))
+        '<div class="point-cards" aria-label="{}">{}</div>', _("Point cards won"), SafeString("".join(rows))
     )
 
 
-def _blocktrans(text: str, **values) -> SafeString:
+def _blocktrans(sentence: str, **values) -> SafeString:
     """A translated sentence with its values escaped, as `{% blocktranslate %}` makes it."""
-    return mark_safe(text % {name: conditional_escape(value) for name, value in values.items()})
+    return SafeString(sentence % {name: conditional_escape(value) for name, value in values.items()})
 
 
 def center(context: dict) -> SafeString:
@@ -445,7 +479,7 @@ def center(context: dict) -> SafeString:
             " done" if trick_done else "",
             _("Cards on the table"),
             format_html(' data-done="{}"', view["tricks_played"]) if trick_done else "",
-            mark_safe("".join(parts)),
+            SafeString("".join(parts)),
         )
     ]
     throw = (view or {}).get("last_failed_throw")
@@ -453,7 +487,7 @@ def center(context: dict) -> SafeString:
         out.append(_failed_throw(throw))
     if view and view.get("result") and view["phase"] in ("scored", "finished"):
         out.append(render_to_string("games/partials/result.html", {**context, "result": view["result"]}))
-    return mark_safe("\n".join(out))
+    return SafeString("\n".join(out))
 
 
 def _slot(p: dict, view, trick_done: bool) -> SafeString:
@@ -476,7 +510,7 @@ def _slot(p: dict, view, trick_done: bool) -> SafeString:
             cards(p["declared"]),
         )
     elif p.get("is_turn") and view["phase"] == "play":
-        inner = mark_safe('<div class="waiting-slot" aria-hidden="true"><span></span><span></span><span></span></div>')
+        inner = SafeString('<div class="waiting-slot" aria-hidden="true"><span></span><span></span><span></span></div>')
     return format_html(
         '<div class="slot slot-{}{}" data-seat="{}">{}</div>',
         p["place"],
@@ -493,7 +527,7 @@ def _table_message(context: dict, view) -> SafeString:
             if context["can_start"]:
                 return format_html("<p>{}</p>", _("Everyone is seated. The table's owner starts the match."))
             return format_html("<p>{}</p>", _("Waiting for four players. Take a seat!"))
-        return mark_safe("")
+        return SafeString("")
     phase = view["phase"]
     if phase in ("deal", "last_chance"):
         if phase == "deal":
@@ -516,7 +550,7 @@ def _table_message(context: dict, view) -> SafeString:
         else:
             sentence = _("Declare trump with a level card (%(level)s) or a pair of jokers.")
             parts.append(format_html('<p class="muted-felt">{}</p>', _blocktrans(sentence, level=view["level"])))
-        return mark_safe("".join(parts))
+        return SafeString("".join(parts))
     if phase == "bury":
         parts = []
         if context["flipped"]:
@@ -532,7 +566,7 @@ def _table_message(context: dict, view) -> SafeString:
         else:
             sentence = _("%(name)s picks up the kitty and buries 8 cards…")
             parts.append(format_html("<p>{}</p>", _blocktrans(sentence, name=context["dealer_name"])))
-        return mark_safe("".join(parts))
+        return SafeString("".join(parts))
     if phase == "play":
         parts = []
         last = context["last_trick"]
@@ -553,12 +587,12 @@ def _table_message(context: dict, view) -> SafeString:
             else:
                 lead = _blocktrans(_("%(name)s leads."), name=context["turn_name"])
             parts.append(format_html('<p class="muted-felt">{}</p>', lead))
-        return mark_safe("".join(parts))
-    return mark_safe("")
+        return SafeString("".join(parts))
+    return SafeString("")
 
 
 def _previous(previous: dict) -> SafeString:
-    slots = mark_safe(
+    slots = SafeString(
         "".join(
             format_html(
                 '<div class="slot slot-{}{}"><div class="cards-row" data-n="{}">{}</div>{}</div>',
