@@ -59,6 +59,12 @@ def seat_of(seats, user) -> int | None:
     return None if seat is None else seat.position
 
 
+def position_of(seats, user_id: int) -> int | None:
+    """`seat_of` by the user's id: a socket asks on every push, and its scope's user is a lazy
+    object whose every attribute is looked up through a proxy."""
+    return next((seat.position for seat in seats if seat.user_id == user_id), None)
+
+
 def live_game(table, now=None):
     """The engine state as of now: the stored snapshot plus the cards the clock has dealt since.
 

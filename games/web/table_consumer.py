@@ -65,6 +65,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
+        self.user_id = self.user.pk
         invite = _query_param(self.scope, "invite")
         entered = await database_sync_to_async(self._enter)(invite)
         if entered is None:
@@ -277,7 +278,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if loaded is None or loaded.table.status == Table.Status.CLOSED:
             return None
         table, seats = loaded.table, loaded.seats
-        seat = selectors.seat_of(seats, self.user)
+        seat = selectors.position_of(seats, self.user_id)
         game = clock.live(table, loaded.game, timezone.now()) if loaded.game else None
         context_args = {
             "table": table,
@@ -288,7 +289,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         }
         # The owner's controls (seat bots, start) exist only while the table waits: after
         # that an owner who watches sees what every spectator sees, and shares their render.
-        key = (table.pk, self.language, table.status == Table.Status.WAITING and self.user.pk == table.owner_id)
+        key = (table.pk, self.language, table.status == Table.Status.WAITING and self.user_id == table.owner_id)
         stamp = (table.version, game.dealt if game else 0)
         shared = _SPECTATOR_RENDERS.get(key) if seat is None else None
         regions = shared[1] if shared and shared[0] == stamp else None
