@@ -75,3 +75,31 @@ async def test_news_that_comes_before_the_socket_is_accepted_waits_for_its_first
     assert first["type"] == "state" and first["version"] == table.version
     assert not [r for r in caplog.records if "delivering" in r.getMessage()]  # nothing failed on the way
     await client.close()
+
+
+async def test_a_change_written_here_is_handed_out_before_redis_brings_it_back(players, monkeypatch):
+    table = await sync_to_async(make_table)(players[0], players=players)
+    clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players]
+    for client in clients:
+        await client.receive()
+    layer = get_channel_layer()
+    published = []
+    group_send = layer.group_send
+
+    async def group_send_seen(group, message):
+        # What the sockets had been sent when the news went to Redis: already the new state.
+        published.append([client.communicator.output_queue.qsize() for client in clients])
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", group_send_seen)
+    await clients[0].send({"action": "start_match", "version": table.version})
+    states = [await client.receive_until(lambda m: m["type"] == "state") for client in clients]
+    assert all(state["version"] > table.version for state in states)
+    assert published and all(queued >= 1 for queued in published[0])
+    # Redis's copy came back as old news: nobody is sent that version again.
+    await asyncio.sleep(0.3)
+    for client in clients:
+        await client.drain()
+        versions = [m["version"] for m in client.received if m["type"] == "state"]
+        assert len(versions) == len(set(versions))
+        await client.close()

@@ -7,6 +7,8 @@ readers that is four tasks woken and four messages decoded for one "changed, ver
 this process: it hears each message once, pokes the table's clock once, and hands the
 message to each of its sockets in turn (`hear`), which render their own view (spectators
 share one render) and send it. Moderation notices of the table group travel the same way.
+A change written by this process is handed out at once (games/events.py `listen_here`),
+without waiting for Redis to bring it back; Redis's copy then arrives as old news.
 
 A socket joins its table's hub with its other groups, before it reads its first state
 (STYLE pitfall 2: `LayerGroups.join_groups(..., table=...)`, games/web/layer_watch.py);
@@ -36,6 +38,7 @@ class TableHub:
         self.channel: str | None = None
         self.started: asyncio.Task | None = self.loop.create_task(self._subscribe())
         self.listening: asyncio.Task | None = None
+        self.handed_out = 0  # the newest version its sockets were told of
 
     async def _subscribe(self) -> None:
         layer = get_channel_layer()
@@ -43,22 +46,29 @@ class TableHub:
         # Listening first: cancelling the listener is what unsubscribes the channel.
         self.listening = self.loop.create_task(self._listen(layer, self.channel))
         await layer.group_add(self.group, self.channel)
+        events.listen_here(self.group, self.hand_out)
 
     async def _listen(self, layer, channel: str) -> None:
         while True:
-            message = await layer.receive(channel)
-            if message.get("type") == "table.changed":
-                runner.poke(self.table_id, message["version"])
-            for consumer in list(self.sockets):
-                try:
-                    await consumer.hear(message)
-                except Exception:  # one socket's failure must not keep the news from the others
-                    log.exception("table %s: delivering %s to a socket failed", self.table_id, message.get("type"))
+            await self.hand_out(await layer.receive(channel))
+
+    async def hand_out(self, message: dict) -> None:
+        if message.get("type") == "table.changed":
+            if message["version"] <= self.handed_out:  # heard already (written here, or older)
+                return
+            self.handed_out = message["version"]
+            runner.poke(self.table_id, message["version"])
+        for consumer in list(self.sockets):
+            try:
+                await consumer.hear(message)
+            except Exception:  # one socket's failure must not keep the news from the others
+                log.exception("table %s: delivering %s to a socket failed", self.table_id, message.get("type"))
 
     async def stop(self) -> None:
         # Let go of the tasks first: a cancelled task keeps its CancelledError, whose frames
         # hold this hub, so a hub still holding them would be cyclic garbage, left for a full
         # collection (config/gc_policy.py, tests/test_refusal_garbage.py).
+        events.stop_listening_here(self.group, self.hand_out)
         started, listening, self.started, self.listening = self.started, self.listening, None, None
         if started is not None:
             started.cancel()
