@@ -86,7 +86,7 @@ def view(game: Game, seat: int | None, *, reveal: bool = False) -> dict[str, Any
         ),
     }
     if game.rules != DEFAULT_RULES:
-        v["rules"] = game.rules.to_json()  # public; a view under RULES.md has no "rules"
+        v["rules"] = game.rules.shared_json()  # public, read-only; a view under RULES.md has no "rules"
     if reveal:
         v["hands"] = {str(s): _sorted(game, hands[s]) if in_hand else [] for s in range(4)}
         v["kitty_original"] = list(game.kitty) if game.kitty else None
