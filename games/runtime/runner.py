@@ -158,6 +158,9 @@ async def _run(table_id: int, must_read: bool) -> None:
                     await asyncio.sleep(0.05)
                 continue
             _hear(table_id, outcome.version)
+            # Its own change poked it on the way (the hub pokes on every change it hands out),
+            # and it looks at the newest version it heard of right now anyway.
+            _wakeups[table_id].clear()
         except Refusal as rejected:
             current = rejected.params.get("current")
             if rejected.code == "stale_version" and isinstance(current, int):  # someone got there first: read it again
