@@ -15,6 +15,8 @@ rare writes of records.py, every read) uses the ORM.
 import asyncio
 import logging
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 
 import psycopg
 from django.conf import settings
@@ -42,6 +44,35 @@ def _db():
     """This thread's connection, looked up once per statement (the `django.db.connection`
     proxy looks it up again on every attribute: dozens of times a statement)."""
     return connections[DEFAULT_DB_ALIAS]
+
+
+@dataclass(frozen=True, slots=True)
+class LogRow:
+    """One row of the append-only log (`TableEvent`: unique per table and seq), not yet written;
+    its attributes are the model fields' attnames. (A model instance costs more to make than
+    the row costs to write.)"""
+
+    table_id: int
+    seq: int
+    hand_id: int | None
+    actor_id: int | None
+    source: str
+    action: dict
+    events: list
+    created_at: datetime
+
+
+def event_row(*, table: Table, seq: int, hand, actor, source: str, action: dict, events: list, now) -> LogRow:
+    return LogRow(
+        table_id=table.pk,
+        seq=seq,
+        hand_id=hand.pk if hand is not None else None,
+        actor_id=actor.pk if actor is not None else None,
+        source=source,
+        action=action,
+        events=events,
+        created_at=now,
+    )
 
 
 class NeedsDatabase(Exception):
@@ -125,7 +156,7 @@ def _saved_values(db, table: Table, now) -> list:
     return [*_prepared(db, table, _SAVED), table.pk]
 
 
-def _log_values(db, rows: list[TableEvent]) -> list:
+def _log_values(db, rows: list[LogRow]) -> list:
     return [value for row in rows for value in _prepared(db, row, _EVENT)]
 
 
@@ -141,14 +172,7 @@ def save(table: Table, now) -> None:
     _run(db, _text(db, "update"), _saved_values(db, table, now))
 
 
-def event_row(*, table: Table, seq: int, hand, actor, source: str, action: dict, events: list, now) -> TableEvent:
-    """One row of the append-only log (unique per table and seq), not yet written."""
-    return TableEvent(
-        table=table, seq=seq, hand=hand, actor=actor, source=source, action=action, events=events, created_at=now
-    )
-
-
-def append_and_save(table: Table, rows: list[TableEvent], now) -> None:
+def append_and_save(table: Table, rows: list[LogRow], now) -> None:
     """INSERT the log rows and UPDATE the table (`save`): on PostgreSQL in one statement
     (a data-modifying WITH: both or neither, in the caller's transaction), elsewhere in two."""
     if not rows:
@@ -160,7 +184,7 @@ def append_and_save(table: Table, rows: list[TableEvent], now) -> None:
     _run(db, _text(db, "append_and_save", len(rows)), [*_log_values(db, rows), *_saved_values(db, table, now)])
 
 
-def store_if_at(table: Table, rows: list[TableEvent], version: int, now) -> bool:
+def store_if_at(table: Table, rows: list[LogRow], version: int, now) -> bool:
     """Append the log rows and save the table if, and only if, the table is still at
     `version` (the compare-and-set of the write path); False, and nothing written, if it
     has moved on. On PostgreSQL one statement in autocommit, elsewhere two in a transaction."""
@@ -192,7 +216,7 @@ def stores_from_loop() -> bool:
     return settings.GAMES_WRITE_CONNECTIONS > 0 and _db().vendor == "postgresql"
 
 
-async def store_if_at_async(table: Table, rows: list[TableEvent], version: int, now) -> bool | None:
+async def store_if_at_async(table: Table, rows: list[LogRow], version: int, now) -> bool | None:
     """`store_if_at` from the event loop (PostgreSQL): True if stored, False if the table has
     moved on, None if the connection failed — whether the statement was committed is then
     unknown, and the caller asks the locked path, which reads what is true."""
@@ -241,7 +265,7 @@ class _LoopConnections:
             connection = self.connections[index]
             if connection is None or connection.closed:  # first use, or it failed (a new one)
                 params = _db().get_connection_params()
-                params["cursor_factory"] = psycopg.AsyncClientCursor  # values bound as Django binds them
+                params["cursor_factory"] = psycopg.AsyncCursor  # values bound by the server: nothing quoted here
                 connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
                 self.connections[index] = connection
             return connection

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_noop
 from accounts.selectors import user_can_moderate
 from games import engine, events, selectors
 from games.engine import Refusal
-from games.models import Seat, Table, TableEvent
+from games.models import Seat, Table
 from games.runtime import records, table_cache, table_rows
 from games.runtime.commands import Command, Issuer, Role, command_for
 
@@ -49,7 +49,7 @@ class _Change:
     seats: list[Seat]
     command: Command
     applied: list
-    rows: list[TableEvent]
+    rows: list[table_rows.LogRow]
     now: datetime
 
 
