@@ -9,7 +9,7 @@ string goes through `format_html` (escaped) and gettext (the same msgids the tem
 had, so the translations stand).
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from html import escape
@@ -33,6 +33,8 @@ _lazy_texts: dict[tuple[str, int], tuple[Promise, str]] = {}
 # hundred strings in every render (`html.escape` was a tenth of a render's CPU).
 _escapes: dict[str, str] = {}
 _ESCAPES_MAX = 50_000
+_fragments: dict[tuple, SafeString] = {}  # see `_remembered`
+_FRAGMENTS_MAX = 20_000
 
 
 @contextmanager
@@ -77,6 +79,23 @@ def text(value) -> str:
     if held is None or held[0] is not value:
         held = _lazy_texts[language, id(value)] = (value, str(value))
     return held[1]
+
+
+def _remembered(key: tuple, make: Callable[[], SafeString]) -> SafeString:
+    """`make()`, made once per language and `key` inside `one_language`: the pieces of a region
+    that stay the same over many renders (a seat's name plate all match long, the teams all
+    hand long, the point cards until a trick brings points). `key` names the piece first, then
+    everything its markup depends on besides the language."""
+    language = _language.get()
+    if language is None:
+        return make()
+    full = (language, *key)
+    made = _fragments.get(full)
+    if made is None:
+        if len(_fragments) >= _FRAGMENTS_MAX:
+            _fragments.clear()
+        made = _fragments[full] = make()
+    return made
 
 
 def format_html(template: str, *args) -> SafeString:
@@ -152,25 +171,10 @@ def _seat(p: dict, context: dict, view, waiting: bool) -> str:
     classes = f"seat seat-{p['place']} team-{p['team']}"
     classes += " is-turn" * bool(p.get("is_turn")) + " is-me" * bool(p["is_me"])
     classes += " is-dealer" * bool(p.get("is_dealer")) + " is-free" * bool(p["is_free"])
-    avatar = "⚙" if p["is_bot"] else (name[0].upper() if name else "·")
-    you = format_html(' <span class="you">{}</span>', _("(you)")) if p["is_me"] else ""
-    team = _("North–South") if p["team"] == 0 else _("East–West")
     # A bot's seat reads as its compass point, its level on a line of its own (never cut off).
-    level = (
-        format_html('<span class="seat-level" data-testid="seat-level">{}</span>', p["bot_label"])
-        if p["is_bot"]
-        else ""
-    )
-    head = format_html(
-        '<div class="seat-head"><span class="avatar" aria-hidden="true">{}</span><div class="seat-id">'
-        '<strong class="seat-name" title="{}">{}{}</strong>{}<span class="seat-team">{}</span></div></div>',
-        avatar,
-        name,
-        p["compass"] if p["is_bot"] else shown,
-        you,
-        level,
-        team,
-    )
+    shown_name = text(p["compass"]) if p["is_bot"] else shown
+    plate = (name, shown_name, p["bot_label"] if p["is_bot"] else "", p["is_me"], p["team"])
+    head = _remembered(("seat-head", *plate), lambda: _seat_head(*plate))
     meta = _meta(p, context, view) if view else ""
     actions = _actions(p, context) if waiting else ""
     return format_html(
@@ -182,6 +186,23 @@ def _seat(p: dict, context: dict, view, waiting: bool) -> str:
         head,
         meta,
         actions,
+    )
+
+
+def _seat_head(name: str, shown: str, bot_label: str, is_me: bool, team: int) -> SafeString:
+    """A seat's name plate: avatar, name (or a bot's compass point), "(you)", a bot's level, the team."""
+    avatar = "⚙" if bot_label else (name[0].upper() if name else "·")
+    you = format_html(' <span class="you">{}</span>', _("(you)")) if is_me else ""
+    level = format_html('<span class="seat-level" data-testid="seat-level">{}</span>', bot_label) if bot_label else ""
+    return format_html(
+        '<div class="seat-head"><span class="avatar" aria-hidden="true">{}</span><div class="seat-id">'
+        '<strong class="seat-name" title="{}">{}{}</strong>{}<span class="seat-team">{}</span></div></div>',
+        avatar,
+        name,
+        shown,
+        you,
+        level,
+        _("North–South") if team == 0 else _("East–West"),
     )
 
 
@@ -310,31 +331,16 @@ def _scoreboard(context: dict, view: dict) -> SafeString:
         )
     parts.append(_teams(context, view))
     parts.append(_status_grid(context, view))
-    if context["point_cards"]:
-        parts.append(_point_cards(context["point_cards"]))
+    sides = context["point_cards"]
+    if sides:
+        won = tuple(
+            (s["team"], s["defenders"], s["points"], *((c["code"], c["trump"]) for c in s["cards"])) for s in sides
+        )
+        parts.append(_remembered(("point-cards", *won), lambda: _point_cards(sides)))
     last = context["last_trick"]
     if last and not context["trick_done"]:
-        plays = SafeString(
-            "".join(
-                format_html(
-                    '<li><span class="who">{}</span> <span class="cards-row small">{}</span></li>',
-                    play["name"],
-                    cards(play["cards"]),
-                )
-                for play in last["plays"]
-            )
-        )
-        took = ngettext(
-            "%(winner)s took it (%(points)s point).", "%(winner)s took it (%(points)s points).", last["points"]
-        ) % {"winner": conditional_escape(last["winner"]), "points": last["points"]}
-        parts.append(
-            format_html(
-                '<details class="last-trick" data-keep="last-trick"><summary>{}</summary><ul>{}</ul><p>{}</p></details>',
-                _("Last trick"),
-                plays,
-                SafeString(took),
-            )
-        )
+        plays = tuple((play["name"], *((c["code"], c["trump"]) for c in play["cards"])) for play in last["plays"])
+        parts.append(_remembered(("last-trick", last["winner"], last["points"], *plays), lambda: _last_trick(last)))
     if context["kitty"] and view["phase"] == "play":
         parts.append(
             format_html(
@@ -344,6 +350,28 @@ def _scoreboard(context: dict, view: dict) -> SafeString:
             )
         )
     return SafeString("".join(parts))
+
+
+def _last_trick(last: dict) -> SafeString:
+    plays = SafeString(
+        "".join(
+            format_html(
+                '<li><span class="who">{}</span> <span class="cards-row small">{}</span></li>',
+                play["name"],
+                cards(play["cards"]),
+            )
+            for play in last["plays"]
+        )
+    )
+    took = ngettext(
+        "%(winner)s took it (%(points)s point).", "%(winner)s took it (%(points)s points).", last["points"]
+    ) % {"winner": conditional_escape(last["winner"]), "points": last["points"]}
+    return format_html(
+        '<details class="last-trick" data-keep="last-trick"><summary>{}</summary><ul>{}</ul><p>{}</p></details>',
+        _("Last trick"),
+        plays,
+        SafeString(took),
+    )
 
 
 def _tiles(context: dict, view: dict) -> SafeString:
@@ -383,7 +411,12 @@ def _tiles(context: dict, view: dict) -> SafeString:
 
 
 def _teams(context: dict, view: dict) -> SafeString:
-    dealer, my_team, rows = view["dealer"], context["my_team"], []
+    teams = (view["dealer"], context["my_team"], (_level_of(view["levels"], 0), _level_of(view["levels"], 1)))
+    return _remembered(("teams", *teams), lambda: _team_rows(*teams))
+
+
+def _team_rows(dealer: int | None, my_team: int | None, levels: tuple) -> SafeString:
+    rows = []
     for team in (0, 1):
         dealer_team = dealer is not None and (dealer % 2 == 0) == (team == 0)
         mine = my_team is not None and my_team == team
@@ -400,7 +433,7 @@ def _teams(context: dict, view: dict) -> SafeString:
                 format_html(" <small>{}</small>", _("(your team)")) if mine else "",
                 role,
                 _("level"),
-                _level_of(view["levels"], team),
+                levels[team],
             )
         )
     return format_html('<ul class="teams">{}</ul>', SafeString("".join(rows)))
