@@ -47,10 +47,15 @@ def seat_names(seats) -> list[str]:
         if seat.user_id:
             names.append(seat.user.username)
         elif seat.bot:
-            names.append(bot_name(position=seat.position, level=bot_levels.seat_label(seat.bot)))
+            names.append(bot_name(position=seat.position, level=_bot_label(seat.bot), text=regions.text))
         else:
             names.append("")
     return names
+
+
+def _bot_label(level: str) -> str:
+    """games.bot_levels.seat_label, each label's text looked up once per language in a render."""
+    return regions.text(bot_levels.SEAT_LABELS.get(level, level))
 
 
 def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -> dict:
@@ -79,7 +84,7 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
             "bot_level": seat.bot,
             # A bot's name ("East · strong bot") is shown in two lines, so that its level is never cut off.
             "compass": SEAT_NAMES[position],
-            "bot_label": bot_levels.seat_label(seat.bot) if seat.bot else "",
+            "bot_label": _bot_label(seat.bot) if seat.bot else "",
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
             "is_me": position == viewer_seat,
@@ -117,7 +122,8 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
         "last_trick": _last_trick(view, ctx, names) if view else None,
         "names": names,
         "is_owner": user.is_authenticated and user.pk == table.owner_id,
-        "bot_levels": bot_levels.choices(),  # what the owner may seat (games/bot_levels.py)
+        # What the owner may seat (games/bot_levels.py): offered only while the table waits.
+        "bot_levels": bot_levels.choices() if table.status == Table.Status.WAITING else [],
         "bot_level_default": bot_levels.default(),
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
@@ -326,6 +332,13 @@ def _last_trick(view, ctx, names):
 # Regions made in Python (games/web/regions.py), not by a template: the costliest per render.
 PYTHON_REGIONS = {"players": regions.players, "center": regions.center, "status": regions.status}
 SPECTATOR_REGIONS = {**PYTHON_REGIONS, "hand": regions.spectator_hand}  # a seat's own hand is a template
+
+
+def render_view(**context_arguments) -> dict[str, str]:
+    """A reader's four regions (`table_context`'s arguments): context and markup made in one
+    pass of the active language, in which each lazy message is resolved once (regions.py)."""
+    with regions.one_language():
+        return render_regions(table_context(**context_arguments))
 
 
 def render_regions(context: dict, names=REGIONS) -> dict[str, str]:

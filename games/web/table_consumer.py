@@ -297,7 +297,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if regions is None:
             view = engine.view(game, seat) if game else None
             with translation.override(self.language):
-                rendered = rendering.render_regions(rendering.table_context(view=view, **context_args))
+                rendered = rendering.render_view(view=view, **context_args)
             regions = {name: json.dumps(html) for name, html in rendered.items()}
             if seat is None:
                 if len(_SPECTATOR_RENDERS) >= _SPECTATOR_RENDERS_MAX:
