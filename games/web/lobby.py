@@ -5,7 +5,6 @@ changes; and, on every page, the signed-in user's invitations (docs/friends.md).
 carries only the invitations (and marks the user online), never the table list.
 """
 
-import asyncio
 import json
 from urllib.parse import parse_qs
 
@@ -50,7 +49,6 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.with_tables = query.get("only") != ["invitations"]
         self.signed_in = user.is_authenticated
-        self.heartbeat = None
         groups = [events.LOBBY_GROUP] if self.with_tables else []
         if self.signed_in:
             self.user_group = events.user_group(user.pk)  # a ban closes it
@@ -66,7 +64,7 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             await database_sync_to_async(presence.user_seen)(
                 user_id=user.pk, channel_name=self.channel_name, table_id=None
             )
-            self.heartbeat = asyncio.create_task(self._keep_online())
+            presence.keep_online(channel_name=self.channel_name, user_id=user.pk, table_id=None)
             html = await database_sync_to_async(self._render_invitations)()
             if html.strip():  # nothing to say about no invitations on arrival
                 await self._send_invitations(html)
@@ -74,20 +72,9 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def disconnect(self, code):
         await self.leave_groups()
         if getattr(self, "signed_in", False):
-            if self.heartbeat:
-                self.heartbeat.cancel()
+            presence.stop_online(self.channel_name)
             user_id = self.scope["user"].pk
             await database_sync_to_async(presence.user_gone)(user_id=user_id, channel_name=self.channel_name)
-
-    async def _keep_online(self):
-        """Online from connect on (noted there), refreshed
-        every heartbeat."""
-        user_id = self.scope["user"].pk
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            await database_sync_to_async(presence.user_seen)(
-                user_id=user_id, channel_name=self.channel_name, table_id=None
-            )
 
     # --- incoming: answering an invitation -------------------------------------------
 

@@ -57,7 +57,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         self.early: list | None = []  # the hub's messages that came before the first state was sent
         self.shown: dict[str, str] = {}  # region → its HTML (JSON-encoded) as this page has it now
         self.deal_task = None
-        self.heartbeat = None
+        self.refreshed = False  # its spectator row kept fresh (games/runtime/presence.py)
         self.watching = False  # counted as a spectator (games/runtime/presence.py)
         self.attached = False  # counted by the clock runner
         self.person = False  # counted at the table (games/runtime/lifecycle.py)
@@ -83,7 +83,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         early, self.early = self.early or [], None
         for message in early:  # in the order they came, as a group's queue would have kept them
             await self.dispatch(message)
-        if self.watching and self.heartbeat is None:  # counted by _enter
+        if self.watching and not self.refreshed:  # counted by _enter
             await self._watching_changed()
         runner.attach(self.table_id, loaded.version)
         self.attached = True
@@ -91,7 +91,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         lifecycle.person_arrived(self.table_id)
         # Friends see where they are; in a task of its own, so that entering a table waits
         # for nothing more (a reconnect storm enters hundreds at once, docs/performance.md).
-        self.online = asyncio.create_task(self._keep_online())
+        self.online = asyncio.create_task(self._note_online())
         seat = selectors.seat_for(loaded.seats, self.user)
         if seat is not None and seat.autoplay:
             await self._act({"type": "resume"}, None)
@@ -111,6 +111,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             if self.online:
                 self.online.cancel()
                 self.online = None  # else its CancelledError holds this consumer in a cycle
+            presence.stop_online(self.channel_name)
             await lifecycle.person_left(self.table_id)
             await database_sync_to_async(presence.user_gone)(user_id=self.user.pk, channel_name=self.channel_name)
 
@@ -331,22 +332,16 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def _watching_changed(self):
         """The spectator row was just written or deleted: keep it fresh while watching, and
         tell the lobby."""
-        if self.heartbeat:
-            self.heartbeat.cancel()
-        self.heartbeat = asyncio.create_task(self._keep_watching()) if self.watching else None
+        presence.keep_watching(self.channel_name, self.watching)
+        self.refreshed = self.watching
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
 
-    async def _keep_online(self):
-        while True:
-            await database_sync_to_async(presence.user_seen)(
-                user_id=self.user.pk, channel_name=self.channel_name, table_id=self.table_id
-            )
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-
-    async def _keep_watching(self):
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            await database_sync_to_async(presence.spectator_touch)(channel_name=self.channel_name)
+    async def _note_online(self):
+        """Friends see this user here from now on (refreshed with this process's other sockets)."""
+        await database_sync_to_async(presence.user_seen)(
+            user_id=self.user_id, channel_name=self.channel_name, table_id=self.table_id
+        )
+        presence.keep_online(channel_name=self.channel_name, user_id=self.user_id, table_id=self.table_id)
 
     def _classify(self, loaded, cards):
         seat = selectors.seat_of(loaded.seats, self.user) if loaded else None
