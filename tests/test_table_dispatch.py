@@ -8,6 +8,7 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from django.db import connections
 
 from games.runtime import writer
 from tests.conftest import make_table, ws_client
@@ -24,14 +25,18 @@ async def test_a_change_reaches_the_socket_while_the_database_thread_is_busy(pla
     released = threading.Event()
     busy = database_sync_to_async(lambda: released.wait(10))()  # holds the database thread
     busy_task = asyncio.ensure_future(busy)
+
+    def seat_the_fourth():
+        try:
+            writer.table_act(
+                table_id=table.pk, action={"type": "sit", "seat": 3}, expected_version=first["version"], user=players[3]
+            )
+        finally:
+            connections.close_all()  # this thread's own: else it still holds the test database at the end
+
     try:
         # Another thread (as another process would) seats the fourth player.
-        await sync_to_async(writer.table_act, thread_sensitive=False)(
-            table_id=table.pk,
-            action={"type": "sit", "seat": 3},
-            expected_version=first["version"],
-            user=players[3],
-        )
+        await sync_to_async(seat_the_fourth, thread_sensitive=False)()
         pushed = await client.receive(timeout=5)
         assert not released.is_set() and not busy_task.done()  # it came while the thread was held
     finally:
