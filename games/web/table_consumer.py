@@ -11,6 +11,7 @@ import json
 import logging
 import time
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import Error as DatabaseError
@@ -299,7 +300,8 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             view = engine.view(game, seat) if game else None
             with translation.override(self.language):
                 rendered = rendering.render_view(view=view, **context_args)
-            regions = {name: json.dumps(html) for name, html in rendered.items()}
+            # orjson: a tenth of the cost of json.dumps, and Chinese is sent as it is, not escaped.
+            regions = {name: orjson.dumps(html).decode() for name, html in rendered.items()}
             if seat is None:
                 if len(_SPECTATOR_RENDERS) >= _SPECTATOR_RENDERS_MAX:
                     _SPECTATOR_RENDERS.clear()
