@@ -181,3 +181,47 @@ def test_each_language_gets_its_own_words_however_often_the_regions_render(table
             english = regions(table, game, None, players[0])
         assert "庄家" in chinese["players"] and "Dealer" not in chinese["players"]
         assert "Dealer" in english["players"] and "庄家" not in english["players"]
+
+
+def test_the_remembered_pieces_render_exactly_what_a_fresh_render_makes(players, fast_clock, monkeypatch):
+    """A whole hand of three bots and a person, rendered at every version for a spectator and
+    for every seat, in both languages: the pieces remembered across renders (regions.py,
+    `_remembered`) make the same markup as every piece made afresh."""
+    from games.runtime import clock as table_clock
+    from games.runtime import writer
+    from games.web import regions as made_here
+    from tests.table_driver import drive
+
+    table = make_table(players[0], players=[players[0]], pace_ms=1, window_ms=0)
+    for seat in (1, 2, 3):
+        writer.table_act(
+            table_id=table.pk,
+            action={"type": "add_bot", "seat": seat, "level": "basic"},
+            expected_version=None,
+            user=players[0],
+        )
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    readers = [(None, players[1]), (0, players[0]), (1, players[0]), (2, players[0]), (3, players[0])]
+    compared = set()
+
+    def render(stored, seats, view, seat, user, language):
+        with translation.override(language):
+            return rendering.render_view(table=stored, seats=seats, view=view, viewer_seat=seat, user=user)
+
+    def compare(game):
+        stored = Table.objects.get(pk=table.pk)
+        seats = list(stored.seats.select_related("user").order_by("position"))
+        live = table_clock.live(stored, engine.Game.from_json(stored.state), timezone.now())
+        for seat, user in readers:
+            view = engine.view(live, seat)
+            for language in ("en", "zh-hans"):
+                remembered = render(stored, seats, view, seat, user, language)
+                with monkeypatch.context() as fresh:
+                    fresh.setattr(made_here, "_remembered", lambda key, make: make())
+                    afresh = render(stored, seats, view, seat, user, language)
+                assert remembered == afresh, (stored.version, seat, language)
+        compared.add(stored.version)
+        return game.phase == "scored"
+
+    drive(table.pk, {0: players[0]}, compare, rng=random.Random(5))
+    assert len(compared) > 40  # the deal's end, the bury, every play of the hand, its result

@@ -12,6 +12,7 @@ had, so the translations stand).
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 from html import escape
 
 from django.template.loader import render_to_string
@@ -150,7 +151,13 @@ def spectator_hand(context: dict) -> SafeString:
 def players(context: dict) -> SafeString:
     """The four seats around the table, the reader at the bottom, and the owner's start button."""
     view, waiting = context["view"], context["table"].status == "waiting"
-    parts = [_seat(p, context, view, waiting) for p in context["players"]]
+    if waiting:  # the owner's controls: made afresh
+        parts = [_seat(p, context, view, waiting) for p in context["players"]]
+    else:  # a play changes two seats at most (a hand's count, the turn): the others are remembered
+        parts = [
+            _remembered(_seat_key(p, context, view), partial(_seat, p, context, view, False))
+            for p in context["players"]
+        ]
     if waiting and context["is_owner"]:
         parts.append(
             format_html(
@@ -165,7 +172,26 @@ def players(context: dict) -> SafeString:
     return SafeString("\n".join(parts))
 
 
-def _seat(p: dict, context: dict, view, waiting: bool) -> str:
+def _seat_key(p: dict, context: dict, view) -> tuple:
+    """Everything a seat's markup depends on while the table is not waiting (`_seat`, `_meta`)."""
+    turn = p.get("is_turn")
+    clock = (context["clock_kind"], context["deadline_ms"]) if turn and context["clock_kind"] == "turn" else None
+    return (
+        "seat",
+        *(p.get(name) for name in _SEAT_FIELDS),
+        view["phase"] if view and turn else None,
+        clock,
+        view is None,
+    )
+
+
+_SEAT_FIELDS = (
+    *("place", "position", "name", "team", "is_turn", "is_me", "is_dealer", "is_free", "is_bot"),
+    *("bot_label", "bot_level", "autoplay", "count"),
+)
+
+
+def _seat(p: dict, context: dict, view, waiting: bool) -> SafeString:
     name = p["name"]
     shown = name or _("(empty seat)")
     classes = f"seat seat-{p['place']} team-{p['team']}"
@@ -501,7 +527,9 @@ def center(context: dict) -> SafeString:
     """The trick on the table (or the one just won), what the table waits for, the trick just
     won held for the page, a failed throw, and the hand's result."""
     view, trick_done = context["view"], context["trick_done"]
-    parts = [_slot(p, view, trick_done) for p in context["players"]]
+    parts = [
+        _remembered(_slot_key(p, view, trick_done), partial(_slot, p, view, trick_done)) for p in context["players"]
+    ]
     parts.append(format_html('<div class="table-message" role="status">{}</div>', _table_message(context, view)))
     previous = context["previous_trick"]
     if previous:
@@ -521,6 +549,21 @@ def center(context: dict) -> SafeString:
     if view and view.get("result") and view["phase"] in ("scored", "finished"):
         out.append(render_to_string("games/partials/result.html", {**context, "result": view["result"]}))
     return SafeString("\n".join(out))
+
+
+def _slot_key(p: dict, view, trick_done: bool) -> tuple:
+    """Everything a seat's place in the trick depends on (`_slot`)."""
+    return (
+        "slot",
+        p["place"],
+        p["position"],
+        p["name"],
+        bool(p.get("is_winning")),
+        trick_done,
+        bool(p.get("is_turn")) and view is not None and view["phase"] == "play",
+        tuple((c["code"], c["trump"]) for c in p.get("played") or ()),
+        tuple((c["code"], c["trump"]) for c in p.get("declared") or ()),
+    )
 
 
 def _slot(p: dict, view, trick_done: bool) -> SafeString:
