@@ -1,7 +1,8 @@
 """Faults survived, against real services of the test's own (tests/services.py): Redis and
 PostgreSQL restarted mid-hand, a server process killed, restarts in the deal, the
 last-chance window and the bury. After each: the log folds to the stored snapshot and its
-versions have no gap and none twice (tests/table_driver.assert_log_whole)."""
+versions have no gap and none twice (tests/table_driver.assert_log_whole). The stacks here
+spread a table's sockets over both processes (STACK_TABLE_AFFINITY=0), the hardest case."""
 
 import asyncio
 import random
@@ -113,7 +114,7 @@ async def start_and_play(clients, table, done, **options):
 
 async def test_redis_restarted_mid_hand(services, players):
     _postgres, redis = services
-    stack = Stack(processes=2, REDIS_URL=redis.url()).start()
+    stack = Stack(processes=2, STACK_TABLE_AFFINITY="0", REDIS_URL=redis.url()).start()
     try:
         table = await sync_to_async(make_table)(players[0], players=players[:3])
         await seat_a_bot(table)  # the clock moves it: a hand that ends proves the clock resumed
@@ -172,7 +173,7 @@ def once_only_move(game, seat):
 
 async def test_postgres_restarted_mid_hand(services, players):
     postgres, redis = services
-    stack = Stack(processes=2, REDIS_URL=redis.url()).start()
+    stack = Stack(processes=2, STACK_TABLE_AFFINITY="0", REDIS_URL=redis.url()).start()
     try:
         # A turn time limit: the clock has a deadline to keep through the outage.
         table = await sync_to_async(make_table)(players[0], players=players, turn_limit_s=15)
@@ -227,7 +228,7 @@ def _first_after(table_id, version, timeout):
 async def test_a_killed_server_process_hands_its_sockets_and_the_clock_to_the_other(services, players):
     _postgres, redis = services
     # The supervisor would start the killed process again after a while: not within this test.
-    stack = Stack(processes=2, REDIS_URL=redis.url(), STACK_RESTART_DELAY="600").start()
+    stack = Stack(processes=2, STACK_TABLE_AFFINITY="0", REDIS_URL=redis.url(), STACK_RESTART_DELAY="600").start()
     try:
         doomed, survivor = stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")
         table = await sync_to_async(make_table)(players[0], players=players, pace_ms=40, window_ms=200)

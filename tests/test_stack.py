@@ -26,7 +26,8 @@ def collected_static():
 
 @pytest.fixture
 def stack(collected_static, db):
-    running = Stack(processes=2, GAMES_ANALYSIS_BUDGET=str(BUDGET)).start()
+    # A table's sockets spread over both processes (no affinity), as after a failover.
+    running = Stack(processes=2, STACK_TABLE_AFFINITY="0", GAMES_ANALYSIS_BUDGET=str(BUDGET)).start()
     yield running
     running.stop()
 
@@ -75,6 +76,44 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
     await sync_to_async(_wait_analysed)(table.pk)
     for client in clients:
         await client.close()
+
+
+async def test_a_tables_sockets_share_one_process_until_it_dies(collected_static, players):
+    stack = Stack(processes=2, STACK_RESTART_DELAY="600").start()  # table affinity: the default
+    try:
+        one, other = stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")
+        cookies = [await sync_to_async(session_cookie)(user) for user in players]
+        tables = [await sync_to_async(make_table)(players[0], players=players)]
+        tables += [await sync_to_async(make_table)(players[0]) for _ in range(11)]
+        first = []
+        for table in tables:  # one socket each: the tables hash to both processes
+            first.append(await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookies[0]))
+        assert {c.upstream for c in first} == {one, other}
+        table = tables[0]
+        clients = [first[0]] + [
+            await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookie, reconnect=True) for cookie in cookies[1:]
+        ]
+        home = first[0].upstream
+        assert [c.upstream for c in clients] == [home] * 4, "a table's sockets are on one process"
+        lobby = [await LiveClient.open(stack, "/ws/lobby/", cookies[0]) for _ in range(2)]
+        assert {c.upstream for c in lobby} == {one, other}, "other sockets still go to the least busy"
+
+        # Its process dies: the sockets come back on the other, which serves the table.
+        for client in first[1:] + lobby:
+            await client.close()
+        before = [{id(m) for m in c.received} for c in clients]
+        await sync_to_async(stack.kill)("daphne-1" if home == one else "daphne-2")
+        clients[0] = await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookies[0], reconnect=True)
+        for client, old in zip(clients, before, strict=True):
+            await client.wait_for(lambda m, old=old: m["type"] == "state" and id(m) not in old, timeout=30)
+        assert {c.upstream for c in clients} == ({one, other} - {home})
+        await clients[0].send({"action": "start_match", "version": table.version})
+        for client in clients:
+            await client.wait_for(lambda m: m["type"] == "state" and m["version"] > table.version, timeout=15)
+        for client in clients:
+            await client.close()
+    finally:
+        stack.stop()
 
 
 def alive(pid: int) -> bool:

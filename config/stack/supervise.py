@@ -17,6 +17,8 @@ Environment (besides the site's own; all of it commented in config/production.en
   STACK_ANALYSIS_WORKER  0: do not run `manage.py analysis_worker` (the hand analyses; default 1)
   STACK_RESTART_DELAY  seconds before a dead server process is started again (default 2)
   STACK_BEHIND_TLS_PROXY  1: TLS ends at a proxy in front, whose X-Forwarded-Proto is passed on
+  STACK_TABLE_AFFINITY 0: spread a table's sockets over the processes like every connection
+                       (default 1: all on the process the table's path hashes to)
   MALLOC_ARENA_MAX     set to 2 for the children when unset (site_environment, below)
 """
 
@@ -114,6 +116,7 @@ def render_nginx(run_dir: Path, sockets: list[Path], listen: str) -> Path:
         .replace("@STATIC_ROOT@", str(ROOT / "staticfiles"))
         .replace("@FORWARDED_PROTO@", forwarded_proto)
         .replace("@USER@", _workers_user())
+        .replace("@TABLE_GROUP@", "daphne" if os.environ.get("STACK_TABLE_AFFINITY") == "0" else "daphne_tables")
     )
     path = run_dir / "nginx.conf"
     path.write_text(text)
