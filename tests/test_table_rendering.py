@@ -225,3 +225,23 @@ def test_the_remembered_pieces_render_exactly_what_a_fresh_render_makes(players,
 
     drive(table.pk, {0: players[0]}, compare, rng=random.Random(5))
     assert len(compared) > 40  # the deal's end, the bury, every play of the hand, its result
+
+
+def test_the_remembered_pieces_are_bounded_and_the_least_recently_used_go_first(monkeypatch):
+    from collections import OrderedDict
+
+    from games.web import regions as made_here
+
+    monkeypatch.setattr(made_here, "_fragments", OrderedDict())
+    monkeypatch.setattr(made_here, "_FRAGMENTS_MAX", 3)
+    made = []
+
+    def piece(name):
+        return made_here._remembered((name,), lambda: made.append(name) or made_here.SafeString(name))
+
+    with translation.override("en"), made_here.one_language():
+        for name in ("a", "b", "c", "a", "d", "a", "b"):
+            assert piece(name) == name
+    # "a", used again each time, stays; "b", the least recently used when "d" came, went.
+    assert made == ["a", "b", "c", "d", "b"]
+    assert len(made_here._fragments) == 3

@@ -9,6 +9,7 @@ string goes through `format_html` (escaped) and gettext (the same msgids the tem
 had, so the translations stand).
 """
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,9 +34,13 @@ _lazy_texts: dict[tuple[str, int], tuple[Promise, str]] = {}
 # Text arguments of `format_html` → escaped: names, class names and translations, the same few
 # hundred strings in every render (`html.escape` was a tenth of a render's CPU).
 _escapes: dict[str, str] = {}
-_ESCAPES_MAX = 50_000
-_fragments: dict[tuple, SafeString] = {}  # see `_remembered`
-_FRAGMENTS_MAX = 20_000
+_ESCAPES_MAX = 5_000  # ≈ 110 bytes each
+# See `_remembered`: least recently used dropped first. A piece is ≈ 3 KB with its key; the
+# ones worth keeping are each table's latest few (≈ 10–15 a table), so 3,000 serve a few
+# hundred tables in ≈ 9 MB. (20,000 emptied when full grew every process by ≈ 60 MB before
+# it levelled off: the soak's memory, docs/performance.md.)
+_fragments: OrderedDict[tuple, SafeString] = OrderedDict()
+_FRAGMENTS_MAX = 3_000
 
 
 @contextmanager
@@ -94,8 +99,10 @@ def _remembered(key: tuple, make: Callable[[], SafeString]) -> SafeString:
     made = _fragments.get(full)
     if made is None:
         if len(_fragments) >= _FRAGMENTS_MAX:
-            _fragments.clear()
+            _fragments.popitem(last=False)
         made = _fragments[full] = make()
+    else:
+        _fragments.move_to_end(full)
     return made
 
 
