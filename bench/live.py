@@ -553,10 +553,9 @@ def target_lines(result: dict, storm: dict, args) -> list[str]:
     # Issue 15's, for playing tables alone (dealing tables are a different load).
     if args.playing > 0 and args.dealing == 0 and result["cpu_ms_per_action"] is not None:
         cpu = result["cpu_ms_per_action"]
-        floor = "MET" if cpu <= CPU_FLOOR_MS else "MISSED"
         lines += [
             f"target CPU per action ≤ {CPU_TARGET_MS} ms (floor {CPU_FLOOR_MS} ms): "
-            f"{verdict(True, cpu <= CPU_TARGET_MS)} (floor {floor})",
+            f"{verdict(True, cpu <= CPU_TARGET_MS)} (floor {verdict(True, cpu <= CPU_FLOOR_MS)})",
             f"target action → every socket p50 ≤ {ACTION_P50_MS:.0f} ms and p99 ≤ {ACTION_P99_MS:.0f} ms: "
             + verdict(
                 bool(actions), actions.get("p50", 1e9) <= ACTION_P50_MS and actions.get("p99", 1e9) <= ACTION_P99_MS
