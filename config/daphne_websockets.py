@@ -30,6 +30,7 @@ def send_now(transport, data: bytes) -> bytes:
         or getattr(transport, "TLS", True)
         or not transport.connected
         or transport.disconnecting
+        or getattr(transport, "_aborting", False)  # aborted: Twisted drops what is written
         # Twisted's buffer (its own names, Twisted pinned in pyproject.toml): anything
         # queued goes first, so this frame waits behind it.
         or transport._tempDataLen

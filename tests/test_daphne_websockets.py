@@ -93,11 +93,14 @@ def test_a_lost_connection_is_left_to_twisted(pair):
     assert send_now(transport, b"frame") == b"frame"  # Twisted's write finds the loss on its turn
 
 
-def test_a_closing_or_encrypted_transport_is_left_alone(pair):
+def test_a_closing_aborted_or_encrypted_transport_is_left_alone(pair):
     transport, peer, _ = pair
     transport.disconnecting = True
     assert send_now(transport, b"frame") == b"frame"
     transport.disconnecting = False
+    transport._aborting = True
+    assert send_now(transport, b"frame") == b"frame"
+    transport._aborting = False
     transport.TLS = True
     assert send_now(transport, b"frame") == b"frame"
     assert received(peer) == b""
