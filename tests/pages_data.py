@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Follow, Report
+from games.history import matches
 from games.models import Hand, Match, MatchPlayer, Seat, Table
 from games.ratings.service import match_rate
 from games.runtime import writer
@@ -56,6 +57,8 @@ def build_site(password: str) -> dict:
         "played": Table.objects.get(pk=played.pk),
         "waiting": waiting,
         "hand": hand,
+        # The replay lists one entry per trick; the hand is dealt at random, so count them.
+        "hand_tricks": sum(frame.kind == "trick_won" for frame in matches.hand_frames(hand)),
     }
 
 

@@ -128,7 +128,7 @@ def test_replay_on_a_phone_trick_list_does_not_overlap_and_cards_are_named(serve
     page.goto(f"{server}/hands/{site['hand'].pk}/replay/?step=100000")
     page.locator(".replay-tricks summary").tap()
     entries = page.locator(".replay-tricks li")
-    assert entries.count() >= 20  # a whole hand's tricks
+    assert entries.count() == site["hand_tricks"] > 1  # a whole hand's tricks
     assert page.evaluate(OVERLAPS, ".replay-tricks li") == []
     A11Y_SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(A11Y_SHOTS / f"replay-tricks-phone-{language}.png"), full_page=True)
