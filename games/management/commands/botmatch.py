@@ -42,7 +42,7 @@ class Command(BaseCommand):
             type=int,
             default=EVAL_EXPERT_MS,
             help="search effort of one expert lead or bury in ms of this machine's work "
-            f"(follows get {expert.FOLLOW_SHARE:.0%}); default {EVAL_EXPERT_MS}, "
+            f"(follows get {round(expert.FOLLOW_SHARE * 100)}%%); default {EVAL_EXPERT_MS}, "  # argparse: %% is a %
             f"the live bot uses {int(expert.BUDGET * 1000)}",
         )
         parser.add_argument(
