@@ -17,5 +17,5 @@ def test_help_renders(name, app):
     parser = load_command_class(app, name).create_parser("manage.py", name)
     text = parser.format_help()
     assert f"manage.py {name}" in text
-    for action in parser._actions:  # every option is listed with its own help
+    for action in parser._actions:  # every option is listed
         assert all(flag in text for flag in action.option_strings)
