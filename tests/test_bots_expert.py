@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from games import bots, engine
 from games.bots import endgame, expert, match
@@ -193,6 +194,19 @@ def test_workers_give_the_same_pairs_as_one_process():
     two = match.run_duplicate("expert", "basic", deals=2, seed="we", workers=2, options=opts)
     assert (one["levels"], one["points"]) == (two["levels"], two["points"])
     assert len(one["times"]["expert"]) == len(two["times"]["expert"])
+
+
+def test_a_match_cut_short_is_finished_from_its_next_deal(capsys):
+    whole = match.run_duplicate("basic", "random", deals=6, seed="f")
+    tail = match.run_duplicate("basic", "random", deals=6, seed="f", from_deal=4)
+    assert tail["pairs"] == 2
+    assert (tail["levels"], tail["points"]) == (whole["levels"][4:], whole["points"][4:])
+    call_command("botmatch", a="basic", b="random", deals=6, seed="f", from_deal=4)
+    out = capsys.readouterr().out
+    assert "seed f, deals 4-5 of its plan, 1 worker(s)" in out
+    assert "botmatch A=basic B=random seed=f: 2 deal pairs (4 hands)" in out
+    with pytest.raises(CommandError, match="more than --from-deal"):
+        call_command("botmatch", a="basic", b="random", deals=4, seed="f", from_deal=4)
 
 
 def test_botmatch_prints_its_seed_budget_and_workers(capsys):

@@ -208,18 +208,20 @@ def run_duplicate(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     on_pair: Callable[[int, list[float]], object] | None = None,
     workers: int = 1,
+    from_deal: int = 0,
 ) -> dict[str, Any]:
     """Play up to `deals` deals twice (A on seats 0/2, then A on 1/3) with the same cards,
     dealer seat and level; stop starting new deals after `seconds`. Returns a dict of
     per-pair A level gains (the mean of its two hands), pair scores (1 win, ½ draw, 0
     loss by the pair's summed levels), points and decision times by level. Each pair's
-    result depends on the seed and its deal's index only, whatever `workers` is."""
+    result depends on the seed and its deal's index only, whatever `workers` is, so a
+    match cut short by `seconds` is finished by a run `from_deal` the pairs it played."""
     times: dict[str, list[float]] = {}
     pair_levels: list[float] = []
     pair_scores: list[float] = []
     pair_points: list[float] = []
     start = time.perf_counter()
-    plan = deal_plan(seed, deals)
+    plan = deal_plan(seed, deals)[from_deal:]
     for pair in _pairs(a, b, plan, start=start, seconds=seconds, workers=workers, options=options):
         pair_levels.append(pair["levels"])
         pair_scores.append(pair["score"])

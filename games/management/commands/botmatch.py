@@ -27,6 +27,12 @@ class Command(BaseCommand):
         parser.add_argument("--deals", type=int, default=200, help="deal pairs at most")
         parser.add_argument("--seed", default="1")
         parser.add_argument(
+            "--from-deal",
+            type=int,
+            default=0,
+            help="skip the first N deals of the seed's plan (to finish a match its window cut short)",
+        )
+        parser.add_argument(
             "--seconds", type=float, default=240.0, help="stop starting new deals after this many seconds"
         )
         parser.add_argument(
@@ -53,9 +59,24 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=1, help="processes playing deal pairs")
         parser.add_argument("--progress", action="store_true")
 
-    def handle(self, *args, a, b, deals, seed, seconds, strong_ms, expert_ms, wall_clock, workers, progress, **options):
-        if deals < 1:
-            raise CommandError("--deals must be at least 1")
+    def handle(
+        self,
+        *args,
+        a,
+        b,
+        deals,
+        seed,
+        from_deal,
+        seconds,
+        strong_ms,
+        expert_ms,
+        wall_clock,
+        workers,
+        progress,
+        **options,
+    ):
+        if not 0 <= from_deal < deals:
+            raise CommandError("--deals must be at least 1 and more than --from-deal")
         if workers < 1:
             raise CommandError("--workers must be at least 1")
         opts = {
@@ -76,8 +97,19 @@ class Command(BaseCommand):
             cards = int(expert_ms / 1000 * expert.CARDS_PER_SECOND)
             clock = ", capped by the clock" if wall_clock else " (repeatable)"
             budgets.append(f"expert {expert_ms} ms a lead or bury as work, {cards} simulated cards{clock}")
-        out(f"seed {seed}, {workers} worker(s), time budget: " + ("; ".join(budgets) or "none (no search)"))
-        r = run_duplicate(a, b, deals=deals, seed=seed, seconds=seconds, options=opts, on_pair=on_pair, workers=workers)
+        skipped = f", deals {from_deal}-{deals - 1} of its plan" if from_deal else ""
+        out(f"seed {seed}{skipped}, {workers} worker(s), time budget: " + ("; ".join(budgets) or "none (no search)"))
+        r = run_duplicate(
+            a,
+            b,
+            deals=deals,
+            seed=seed,
+            seconds=seconds,
+            options=opts,
+            on_pair=on_pair,
+            workers=workers,
+            from_deal=from_deal,
+        )
         n = r["pairs"]
         if n == 0:
             raise CommandError("no deal pair finished")
