@@ -214,8 +214,8 @@ def run_duplicate(
     dealer seat and level; stop starting new deals after `seconds`. Returns a dict of
     per-pair A level gains (the mean of its two hands), pair scores (1 win, ½ draw, 0
     loss by the pair's summed levels), points and decision times by level. Each pair's
-    result depends on the seed and its deal's index only, whatever `workers` is, so a
-    match cut short by `seconds` is finished by a run `from_deal` the pairs it played."""
+    result depends on the seed and its deal's index only, whatever `workers` is; so a
+    match that `seconds` cut short after N pairs is finished by a run with from_deal=N."""
     times: dict[str, list[float]] = {}
     pair_levels: list[float] = []
     pair_scores: list[float] = []

@@ -99,8 +99,17 @@ class Command(BaseCommand):
             budgets.append(f"expert {expert_ms} ms a lead or bury as work, {cards} simulated cards{clock}")
         skipped = f", deals {from_deal}-{deals - 1} of its plan" if from_deal else ""
         out(f"seed {seed}{skipped}, {workers} worker(s), time budget: " + ("; ".join(budgets) or "none (no search)"))
-        plan = {"deals": deals, "seed": seed, "from_deal": from_deal}
-        r = run_duplicate(a, b, **plan, seconds=seconds, options=opts, on_pair=on_pair, workers=workers)
+        r = run_duplicate(
+            a,
+            b,
+            deals=deals,
+            seed=seed,
+            from_deal=from_deal,
+            seconds=seconds,
+            options=opts,
+            on_pair=on_pair,
+            workers=workers,
+        )
         n = r["pairs"]
         if n == 0:
             raise CommandError("no deal pair finished")
