@@ -207,6 +207,8 @@ def test_a_match_cut_short_is_finished_from_its_next_deal(capsys):
     assert "botmatch A=basic B=random seed=f: 2 deal pairs (4 hands)" in out
     with pytest.raises(CommandError, match="more than --from-deal"):
         call_command("botmatch", a="basic", b="random", deals=4, seed="f", from_deal=4)
+    with pytest.raises(CommandError, match="--from-deal must be 0 or more"):
+        call_command("botmatch", a="basic", b="random", deals=4, seed="f", from_deal=-1)
 
 
 def test_botmatch_prints_its_seed_budget_and_workers(capsys):

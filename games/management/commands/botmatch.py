@@ -75,7 +75,9 @@ class Command(BaseCommand):
         progress,
         **options,
     ):
-        if not 0 <= from_deal < deals:
+        if from_deal < 0:
+            raise CommandError("--from-deal must be 0 or more (the index of the plan's first deal to play)")
+        if from_deal >= deals:
             raise CommandError("--deals must be at least 1 and more than --from-deal")
         if workers < 1:
             raise CommandError("--workers must be at least 1")
