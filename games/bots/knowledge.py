@@ -1,5 +1,6 @@
-"""What a seat can work out from its Observation: cards still unseen, shown voids,
-declared cards still held, and whether a component can still be beaten.
+"""What a seat can work out from its Observation: cards still unseen, shown voids, the
+pairs (and cards) a follow showed a hand lacks, declared cards still held, and whether
+a component can still be beaten.
 
 `Knowledge` is built from an Observation only (no Game). The strong bot's rollouts
 build it directly with `Knowledge.make` from their own simulated state.
@@ -9,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games import engine
-from games.engine.shapes import Component, runs, split
+from games.engine.shapes import Component, pair_codes, runs, split
 
 from .observation import Observation
 
@@ -32,6 +33,31 @@ def trick_voids(
             voids[s].add(lc)
 
 
+def trick_pairs_shown(
+    leader_plays: Sequence[tuple[int, Sequence[str]]],
+    ctx: engine.TrumpContext,
+    pairless: list[set[str]],
+    lacks: list[set[str]],
+) -> None:
+    """Add what one trick shows of the followers' pairs (RULES §5.4: a follower plays as
+    many pairs of the led suit-class as they can, up to the lead's). One who followed
+    suit with fewer pairs than were led held no others: no pair of that suit-class is
+    left in the hand (`pairless`), nor the twin of a single it played (`lacks`)."""
+    (_lead_seat, lead), *rest = leader_plays
+    lc = ctx.cls[lead[0]]
+    led_pairs = len(pair_codes(lead))
+    if not led_pairs:
+        return
+    for s, cards in rest:
+        own = [c for c in cards if ctx.cls[c] == lc]
+        if len(own) < len(lead):
+            continue  # void in it (trick_voids): nothing more to learn
+        pairs = pair_codes(own)
+        if len(pairs) < led_pairs:
+            pairless[s].add(lc)
+            lacks[s].update(c for c in own if c not in pairs)
+
+
 class Knowledge:
     __slots__ = (
         "_cls_cache",
@@ -42,6 +68,8 @@ class Knowledge:
         "hand_counts",
         "kitty_points",
         "known",
+        "lacks",
+        "pairless",
         "rules",
         "seat",
         "trick",
@@ -57,6 +85,8 @@ class Knowledge:
     trick: BotTrick  # the current trick (a rollout sets it before each decision)
     unseen: Counter[str]  # cards this seat has not seen anywhere yet
     voids: list[set[str]]  # per seat, suit-classes it has shown it lacks
+    pairless: list[set[str]]  # per seat, suit-classes it has shown it holds no pair of
+    lacks: list[set[str]]  # per seat, cards it has shown it does not hold
     known: list[Counter[str]] | None  # per seat, declared cards still held
     hand_counts: list[int] | None
     tricks_done: int
@@ -88,6 +118,7 @@ class Knowledge:
         k.tricks_done, k.defender_points = tricks_done, defender_points
         k.kitty_points = 0  # estimated points in the bury (set by the policy)
         k.rules = rules
+        k.pairless, k.lacks = [set(), set(), set(), set()], [set(), set(), set(), set()]
         k._cls_cache = {}
         return k
 
@@ -97,21 +128,25 @@ class Knowledge:
         assert obs.dealer is not None, "bots decide from the bury on, when the dealer is known"
         played: Counter[str] = Counter()
         voids: list[set[str]] = [set(), set(), set(), set()]
+        pairless: list[set[str]] = [set(), set(), set(), set()]
+        lacks: list[set[str]] = [set(), set(), set(), set()]
         by_seat: list[Counter[str]] = [Counter(), Counter(), Counter(), Counter()]
         for _, plays, _, _ in obs.tricks:
             trick_voids(plays, ctx, voids)
+            trick_pairs_shown(plays, ctx, pairless, lacks)
             for s, cards in plays:
                 played.update(cards)
                 by_seat[s].update(cards)
         if len(obs.trick) > 1:
             trick_voids(obs.trick, ctx, voids)
+            trick_pairs_shown(obs.trick, ctx, pairless, lacks)
         for s, cards in obs.trick:
             played.update(cards)
             by_seat[s].update(cards)
         unseen = FULL - Counter(obs.hand) - played
         if obs.kitty and obs.phase == "play":
             unseen -= Counter(obs.kitty)  # the dealer's own bury (RULES §4.1)
-        return cls.make(
+        k = cls.make(
             seat=obs.seat,
             ctx=ctx,
             dealer=obs.dealer,
@@ -125,6 +160,8 @@ class Knowledge:
             defender_points=obs.defender_points,
             rules=obs.rules,
         )
+        k.pairless, k.lacks = pairless, lacks
+        return k
 
     # --- per suit-class facts about the unseen cards ---------------------------
     def _cls(self, lc: str) -> ClassFacts:

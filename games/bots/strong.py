@@ -2,9 +2,9 @@
 
 For a play decision it takes the basic bot's top candidates, samples "worlds" — the
 cards it cannot see dealt to the other hands (and the bury, unless it is the dealer)
-consistent with everything observed: hand sizes, voids shown, declared cards still
-held, cards played, its own hand and bury — and plays each candidate out to the end of
-the hand in every world with basic policies for all four seats (on the same worlds for
+consistent with everything observed: hand sizes, voids shown, pairs a follow showed
+missing, declared cards still held, cards played, its own hand and bury — and plays
+each candidate out to the end of the hand in every world with basic policies for all four seats (on the same worlds for
 every candidate, so differences are not luck). It picks the candidate with the best
 mean result, a smooth version of the level outcome (RULES §7.2), dropping candidates
 that fall clearly behind and stopping at the time budget. Declarations and the bury
@@ -101,7 +101,9 @@ def sample_world(
     obs: Observation, k: Knowledge, rng: random.Random, bias: Mapping[tuple[Slot, str], float] | None = None
 ) -> World | None:
     """Hands for the other seats (and the bury if unseen) consistent with what `obs`
-    shows; None if the random fill got stuck (the caller retries, then relaxes voids).
+    shows: hand sizes, shown voids, the pairs a follow showed missing (§5.4), declared
+    cards; None if the random fill got stuck past one repair (the caller retries, then
+    relaxes what was shown).
     `bias` multiplies the weight of a (slot, suit-class): what the history suggests
     (games/bots/inference.py)."""
     me = obs.seat
@@ -119,6 +121,7 @@ def sample_world(
                 hands[s] += [c] * n
                 pool[c] -= n
                 room[s] -= n
+    fixed: dict[Slot, int] = {s: len(hands[s]) for s in slots}  # declared cards: they stay
     kitty_hidden = obs.dealer != me
     if kitty_hidden:
         room["kitty"], hands["kitty"] = engine.KITTY_SIZE, []
@@ -136,10 +139,38 @@ def sample_world(
         seats: list[Slot] = [s for s in slots if lc not in k.voids[s]]
         eligible[lc] = seats + (["kitty"] if kitty_hidden else [])
     cards.sort(key=lambda c: len(eligible[cls[c]]))
+
+    pairless, lacks = k.pairless, k.lacks
+
+    def may_take(s: Slot, c: str) -> bool:
+        """Not a card seat s showed it lacks, nor a pair it showed it has none of (§5.4)."""
+        if isinstance(s, str):  # the bury: nothing shown
+            return True
+        return c not in lacks[s] and not (cls[c] in pairless[s] and c in hands[s])
+
+    def make_room(c: str) -> Slot | None:
+        """When c fits nowhere (the slots left with room may not take it): move a card
+        placed earlier from a slot c may join to one with room that may take it."""
+        for t in eligible[cls[c]]:
+            if not may_take(t, c):
+                continue
+            for i in range(fixed.get(t, 0), len(hands[t])):
+                d = hands[t][i]
+                for s in (s for s in eligible[cls[d]] if room[s] > 0 and s != t):
+                    if may_take(s, d) and d != c:
+                        hands[s].append(hands[t].pop(i))
+                        room[s] -= 1
+                        room[t] += 1
+                        return t
+        return None
+
     for c in cards:
-        opts = [s for s in eligible[cls[c]] if room[s] > 0]
+        opts = [s for s in eligible[cls[c]] if room[s] > 0 and may_take(s, c)]
         if not opts:
-            return None
+            freed = make_room(c)
+            if freed is None:
+                return None
+            opts = [freed]
         if cls[c] == TRUMP:
             weights = [room[s] * trump_bias.get(s, 1.0) for s in opts]
         else:
@@ -157,12 +188,16 @@ def sample_world(
 def relaxed_world(
     obs: Observation, k: Knowledge, rng: random.Random, bias: Mapping[tuple[Slot, str], float] | None = None
 ) -> World | None:
-    voids = k.voids
-    k.voids = [set(), set(), set(), set()]
+    shown = k.voids, k.pairless, k.lacks
+    k.voids, k.pairless, k.lacks = (
+        [set(), set(), set(), set()],
+        [set(), set(), set(), set()],
+        [set(), set(), set(), set()],
+    )
     try:
         return sample_world(obs, k, rng, bias)
     finally:
-        k.voids = voids
+        k.voids, k.pairless, k.lacks = shown
 
 
 # --- rollouts ---------------------------------------------------------------------------
