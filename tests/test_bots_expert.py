@@ -1,6 +1,7 @@
 """The expert bot (docs/bots.md): legal, honest, repeatable from its seed; its exact
 endgame search agrees with plain minimax; evaluate_options; botmatch --workers."""
 
+import json
 import random
 from types import SimpleNamespace
 
@@ -218,3 +219,24 @@ def test_botmatch_prints_its_seed_budget_and_workers(capsys):
     assert "(repeatable)" in out
     assert "botmatch A=expert B=random seed=p: 2 deal pairs (4 hands)" in out
     assert "decision time expert: p50 " in out and " p99 " in out
+
+
+def test_botmatch_compares_two_runs_of_one_plan_pair_by_pair(capsys, tmp_path):
+    first = tmp_path / "basic.json"
+    call_command("botmatch", a="basic", b="random", deals=6, seed="c", pairs_out=str(first))
+    kept = json.loads(first.read_text())
+    whole = match.run_duplicate("basic", "random", deals=6, seed="c")
+    assert kept["levels"] == whole["levels"] and kept["seed"] == "c" and kept["from_deal"] == 0
+    capsys.readouterr()
+    call_command("botmatch", a="random", b="random", deals=6, seed="c", from_deal=2, compare=str(first))
+    out = capsys.readouterr().out
+    later = match.run_duplicate("random", "random", deals=6, seed="c", from_deal=2)
+    diffs = [x - y for x, y in zip(later["levels"], whole["levels"][2:])]
+    mean, lo, hi = match.mean_ci(diffs)
+    assert f"this run minus {first}: {mean:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]" in out
+    assert "(deals 2-5: 4 pairs" in out
+    with pytest.raises(CommandError, match="its seed is 'c', this run's 'd': not the same deals"):
+        call_command("botmatch", a="basic", b="random", deals=2, seed="d", compare=str(first))
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    with pytest.raises(CommandError, match="not a --pairs-out file"):
+        call_command("botmatch", a="basic", b="random", deals=2, seed="c", compare=str(tmp_path / "junk.json"))

@@ -9,6 +9,9 @@ the results are those of one process (the expert's search counts its effort in s
 cards; the strong bot's stops on the clock, so its runs are not bit-for-bit repeatable).
 """
 
+import json
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bots import LEVELS, expert, strong
@@ -58,6 +61,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--workers", type=int, default=1, help="processes playing deal pairs")
         parser.add_argument("--progress", action="store_true")
+        parser.add_argument("--pairs-out", metavar="FILE", help="write each deal pair's result (JSON) to FILE")
+        parser.add_argument(
+            "--compare",
+            metavar="FILE",
+            help="a --pairs-out file of an earlier run of the same plan: print this run minus that one, "
+            "pair by pair (a paired interval, far tighter than two runs' own)",
+        )
 
     def handle(
         self,
@@ -73,6 +83,8 @@ class Command(BaseCommand):
         wall_clock,
         workers,
         progress,
+        pairs_out,
+        compare,
         **options,
     ):
         if from_deal < 0:
@@ -81,6 +93,7 @@ class Command(BaseCommand):
             raise CommandError("--deals must be at least 1 and more than --from-deal")
         if workers < 1:
             raise CommandError("--workers must be at least 1")
+        earlier = read_pairs(compare, seed) if compare else None
         opts = {
             "strong": {"budget": strong_ms / 1000},
             "expert": {"budget": expert_ms / 1000, "wall": wall_clock},
@@ -129,6 +142,11 @@ class Command(BaseCommand):
         )
         p, pl, ph = mean_ci(r["points"])
         out(f"defender points/hand, A minus B: {p:+.1f}  95% CI [{pl:+.1f}, {ph:+.1f}]")
+        if pairs_out:
+            keep = {"a": a, "b": b, "seed": seed, "from_deal": from_deal, "levels": r["levels"], "points": r["points"]}
+            Path(pairs_out).write_text(json.dumps(keep))
+        if earlier is not None:
+            out(paired_difference(r["levels"], from_deal, earlier, compare))
         for level, times in sorted(r["times"].items()):
             out(
                 f"decision time {level}: p50 {1000 * percentile(times, 0.5):.1f} ms  "
@@ -136,3 +154,32 @@ class Command(BaseCommand):
                 f"p99 {1000 * percentile(times, 0.99):.1f} ms  "
                 f"max {1000 * max(times):.1f} ms  ({len(times)} decisions)"
             )
+
+
+def read_pairs(path: str, seed: str) -> dict:
+    """An earlier run's --pairs-out, checked before anything is played."""
+    try:
+        earlier = json.loads(Path(path).read_text())
+        levels, first = earlier["levels"], earlier["from_deal"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise CommandError(f"--compare {path}: not a --pairs-out file ({e})") from e
+    if earlier.get("seed") != seed:
+        raise CommandError(
+            f"--compare {path}: its seed is {earlier.get('seed')!r}, this run's {seed!r}: not the same deals"
+        )
+    return {"levels": levels, "from_deal": first}
+
+
+def paired_difference(levels: list[float], from_deal: int, earlier: dict, path: str) -> str:
+    """This run's levels/hand minus the earlier run's, on the deals both played."""
+    mine = dict(enumerate(levels, from_deal))
+    theirs = dict(enumerate(earlier["levels"], earlier["from_deal"]))
+    both = sorted(mine.keys() & theirs.keys())
+    if len(both) < 2:
+        return f"compared with {path}: fewer than 2 deal pairs in common"
+    m, lo, hi = mean_ci([mine[i] - theirs[i] for i in both])
+    changed = sum(mine[i] != theirs[i] for i in both)
+    return (
+        f"levels/hand, this run minus {path}: {m:+.3f}  95% CI [{lo:+.3f}, {hi:+.3f}]  "
+        f"(deals {both[0]}-{both[-1]}: {len(both)} pairs, {changed} with another result)"
+    )
