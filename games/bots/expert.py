@@ -3,11 +3,12 @@
 For a play or the bury it takes a few candidates (the basic bot's best, safe and
 unsafe throws of the highest cards left), samples worlds — the unseen cards dealt out
 consistently with everything public: hand sizes, shown voids and missing pairs,
-declared cards still held, and the habits `inference.py` reads into the history — and values every
-candidate in the same worlds: a rollout to the end of the hand with basic policies for
-all four seats (the engine's `Playout`), or, once every hand holds `EXACT_CARDS` cards
-or fewer, the exact result of best play in that world (`endgame.solve`). It keeps the
-basic choice unless another candidate beats it clearly on the paired results.
+declared cards still held, and the habits `inference.py` reads into the history — and
+values every candidate in the same worlds: a rollout to the end of the hand with basic
+policies for all four seats (the engine's `Playout`), or, once every hand holds
+`EXACT_CARDS` cards or fewer, the exact result of best play in that world
+(`endgame.solve`). It keeps the basic choice unless another candidate beats it clearly
+on the paired results.
 
 The effort is counted in simulated cards, not seconds, so a decision is repeatable
 from its seed (botmatch, the replay analysis); a live table adds a wall-clock cap.

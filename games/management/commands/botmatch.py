@@ -66,7 +66,7 @@ class Command(BaseCommand):
             "--compare",
             metavar="FILE",
             help="a --pairs-out file of an earlier run of the same plan: print this run minus that one, "
-            "pair by pair (a paired interval, far tighter than two runs' own)",
+            "pair by pair (a paired interval, tighter than two runs' own side by side)",
         )
 
     def handle(
