@@ -5,10 +5,10 @@ cards it cannot see dealt to the other hands (and the bury, unless it is the dea
 consistent with everything observed: hand sizes, voids shown, pairs a follow showed
 missing, declared cards still held, cards played, its own hand and bury — and plays
 each candidate out to the end of the hand in every world with basic policies for all
-four seats (on the same worlds for every candidate, so differences are not luck). It picks the candidate with the best
-mean result, a smooth version of the level outcome (RULES §7.2), dropping candidates
-that fall clearly behind and stopping at the time budget. Declarations and the bury
-are the basic bot's.
+four seats (on the same worlds for every candidate, so differences are not luck). It
+picks the candidate with the best mean result, a smooth version of the level outcome
+(RULES §7.2), dropping candidates that fall clearly behind and stopping at the time
+budget. Declarations and the bury are the basic bot's.
 """
 
 import random
