@@ -201,15 +201,27 @@ def assert_phone_at_rest(page, where):
 PRESSED = "() => document.querySelectorAll('#hand .card-btn[aria-pressed=\"true\"]').length"
 
 
+PRESSED_CODES = """() => Array.from(document.querySelectorAll('#hand .card-btn[aria-pressed="true"]'))
+  .map((b) => b.dataset.card)"""
+
+
 def click_cards(page, cards, *, tap=False):
     """Select cards one by one, as a person does: each rises before the next is touched."""
     for code in cards:
-        before = page.evaluate(PRESSED)
-        button = page.locator(f'#hand .card-btn[data-card="{code}"][aria-pressed="false"]').first
-        # Where a finger goes: the card's open left edge (the next card covers the rest).
-        where = {"x": 8, "y": button.bounding_box()["height"] * 0.6}
-        button.tap(position=where) if tap else button.click(position=where)
-        page.wait_for_function(f"n => ({PRESSED})() > n", arg=before, timeout=3000)
+        toggle_card(page, code, pressed=False, tap=tap)
+
+
+def toggle_card(page, code, *, pressed, tap=False):
+    """Touch one card of the hand that is (or is not) `pressed`, and check that this card,
+    and no other, changed. A finger goes to the card's open left edge: the next card covers
+    the rest, its centre included (a tap there would take the neighbour)."""
+    before = Counter(page.evaluate(PRESSED_CODES))
+    button = page.locator(f'#hand .card-btn[data-card="{code}"][aria-pressed="{str(pressed).lower()}"]').first
+    where = {"x": 8, "y": button.bounding_box()["height"] * 0.6}
+    button.tap(position=where) if tap else button.click(position=where)
+    page.wait_for_function(f"n => ({PRESSED})() !== n", arg=before.total(), timeout=3000)
+    expected = before - Counter([code]) if pressed else before + Counter([code])
+    assert Counter(page.evaluate(PRESSED_CODES)) == expected, f"touching {code} changed other cards"
 
 
 def clear_selection(page, *, tap=False):
@@ -420,8 +432,7 @@ def play_a_hand(server, browser, watch):
     click_cards(page, [ninth], tap=touch[dealer])  # a 9th card: illegal again
     page.wait_for_selector("#selection .bad")
     assert bury_button.is_disabled()
-    unpress = page.locator(f'#hand .card-btn[data-card="{ninth}"][aria-pressed="true"]').first
-    unpress.tap() if touch[dealer] else unpress.click()
+    toggle_card(page, ninth, pressed=True, tap=touch[dealer])
     page.wait_for_function("() => !document.querySelector('[data-action=bury]').disabled")
     bury_button.tap() if touch[dealer] else bury_button.click()
 
