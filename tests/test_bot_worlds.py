@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from games import engine
 from games.bots import basic, strong
-from games.bots.knowledge import Knowledge
+from games.bots.knowledge import Knowledge, nothing_shown
 from games.bots.match import deal_and_fix, fresh_hand
 from games.bots.observation import Observation, observe
 from tests.test_bots import play_state
@@ -72,7 +72,7 @@ def test_sampled_worlds_respect_the_pairs_shown():
             if not any(k.pairless):
                 continue
             blind = Knowledge.from_observation(obs)
-            blind.pairless, blind.lacks = [set(), set(), set(), set()], [set(), set(), set(), set()]
+            blind.pairless, blind.lacks = nothing_shown(), nothing_shown()
             unaware = [strong.sample_world(obs, blind, random.Random(j)) for j in range(20)]
             if not any(w and breaks_pairs_shown(w, k) for w in unaware):
                 continue

@@ -250,9 +250,7 @@ class Watch:
         for name, page in self.pages.items():
             try:
                 shot(page, f"99-failure-{name}")
-                pressed = page.locator('#hand .card-btn[aria-pressed="true"]').evaluate_all(
-                    "els => els.map(e => e.dataset.card)"
-                )
+                pressed = page.evaluate(PRESSED_CODES)
                 self.log.append(
                     f"{name} at version {page.locator('#table').get_attribute('data-version')}, "
                     f"pressed {pressed}, selection: {page.locator('#selection').inner_text(timeout=1000)!r}"

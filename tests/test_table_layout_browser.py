@@ -26,6 +26,7 @@ from tests.axe import assert_accessible
 from tests.conftest import make_user
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     PASSWORD,
+    PRESSED_CODES,
     SHOTS,
     TIMEOUT_MS,
     browser,
@@ -393,9 +394,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
             # The Hint button selects what a bot would play from this seat's view: legal.
             page.locator("[data-hint]").click()
             page.wait_for_selector('[data-testid="verdict"] .ok')
-            hinted = page.locator('#hand .card-btn[aria-pressed="true"]').evaluate_all(
-                "e => e.map(b => b.dataset.card)"
-            )
+            hinted = page.evaluate(PRESSED_CODES)
             assert hinted and engine.classify(game, seat, hinted)["legal"], hinted
             page.locator("[data-clear]").click()
             page.wait_for_function("() => !document.querySelector('#hand .card-btn[aria-pressed=\"true\"]')")

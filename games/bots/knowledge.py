@@ -20,6 +20,11 @@ ClassFacts = tuple[int, int, int, list[tuple[int, int]]]  # see Knowledge._cls
 FULL = Counter(engine.full_deck())
 
 
+def nothing_shown() -> list[set[str]]:
+    """Per seat, an empty set of shown facts (voids, pairless suit-classes, lacked cards)."""
+    return [set(), set(), set(), set()]
+
+
 def trick_voids(
     leader_plays: Sequence[tuple[int, Sequence[str]]], ctx: engine.TrumpContext, voids: list[set[str]]
 ) -> None:
@@ -111,6 +116,8 @@ class Knowledge:
         tricks_done: int,
         defender_points: int,
         rules: engine.Rules = engine.DEFAULT_RULES,
+        pairless: list[set[str]] | None = None,
+        lacks: list[set[str]] | None = None,
     ) -> "Knowledge":
         k = cls.__new__(cls)
         k.seat, k.ctx, k.dealer, k.hand, k.trick = seat, ctx, dealer, hand, trick
@@ -118,7 +125,9 @@ class Knowledge:
         k.tricks_done, k.defender_points = tricks_done, defender_points
         k.kitty_points = 0  # estimated points in the bury (set by the policy)
         k.rules = rules
-        k.pairless, k.lacks = [set(), set(), set(), set()], [set(), set(), set(), set()]
+        # A rollout's own Knowledge tracks no pairs: it gets empty facts it never reads.
+        k.pairless = pairless if pairless is not None else nothing_shown()
+        k.lacks = lacks if lacks is not None else nothing_shown()
         k._cls_cache = {}
         return k
 
@@ -127,9 +136,7 @@ class Knowledge:
         ctx = obs.ctx
         assert obs.dealer is not None, "bots decide from the bury on, when the dealer is known"
         played: Counter[str] = Counter()
-        voids: list[set[str]] = [set(), set(), set(), set()]
-        pairless: list[set[str]] = [set(), set(), set(), set()]
-        lacks: list[set[str]] = [set(), set(), set(), set()]
+        voids, pairless, lacks = nothing_shown(), nothing_shown(), nothing_shown()
         by_seat: list[Counter[str]] = [Counter(), Counter(), Counter(), Counter()]
         for _, plays, _, _ in obs.tricks:
             trick_voids(plays, ctx, voids)
@@ -146,7 +153,7 @@ class Knowledge:
         unseen = FULL - Counter(obs.hand) - played
         if obs.kitty and obs.phase == "play":
             unseen -= Counter(obs.kitty)  # the dealer's own bury (RULES §4.1)
-        k = cls.make(
+        return cls.make(
             seat=obs.seat,
             ctx=ctx,
             dealer=obs.dealer,
@@ -159,9 +166,9 @@ class Knowledge:
             tricks_done=len(obs.tricks),
             defender_points=obs.defender_points,
             rules=obs.rules,
+            pairless=pairless,
+            lacks=lacks,
         )
-        k.pairless, k.lacks = pairless, lacks
-        return k
 
     # --- per suit-class facts about the unseen cards ---------------------------
     def _cls(self, lc: str) -> ClassFacts:

@@ -21,7 +21,7 @@ from games import engine
 
 from . import basic
 from .cardsense import POINTS, TRUMP, follow_options
-from .knowledge import BotTrick, Knowledge, trick_voids
+from .knowledge import BotTrick, Knowledge, nothing_shown, trick_voids
 from .observation import Observation
 
 Slot = int | str  # a seat, or "kitty" for the bury
@@ -156,12 +156,14 @@ def sample_world(
                 continue
             for i in range(fixed.get(t, 0), len(hands[t])):
                 d = hands[t][i]
-                for s in (s for s in eligible[cls[d]] if room[s] > 0 and s != t):
-                    if may_take(s, d) and d != c:
-                        hands[s].append(hands[t].pop(i))
-                        room[s] -= 1
-                        room[t] += 1
-                        return t
+                if d == c:
+                    continue  # moving c's twin out to let c in changes nothing
+                to = next((s for s in eligible[cls[d]] if s != t and room[s] > 0 and may_take(s, d)), None)
+                if to is not None:
+                    hands[to].append(hands[t].pop(i))
+                    room[to] -= 1
+                    room[t] += 1
+                    return t
         return None
 
     for c in cards:
@@ -189,11 +191,7 @@ def relaxed_world(
     obs: Observation, k: Knowledge, rng: random.Random, bias: Mapping[tuple[Slot, str], float] | None = None
 ) -> World | None:
     shown = k.voids, k.pairless, k.lacks
-    k.voids, k.pairless, k.lacks = (
-        [set(), set(), set(), set()],
-        [set(), set(), set(), set()],
-        [set(), set(), set(), set()],
-    )
+    k.voids, k.pairless, k.lacks = nothing_shown(), nothing_shown(), nothing_shown()
     try:
         return sample_world(obs, k, rng, bias)
     finally:
