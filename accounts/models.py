@@ -50,6 +50,9 @@ class Profile(models.Model):
         default="",
         help_text=_("Empty: the site's default level."),
     )
+    # A guest plays without registering (accounts/guests.py): no password, never at rated
+    # tables, swept after a while unless they register, which keeps the same user row.
+    is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

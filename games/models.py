@@ -41,6 +41,8 @@ class Table(models.Model):
     rules = models.JSONField(_("house rules"), default=dict, blank=True)
     # Rated or casual, chosen at creation (docs/ratings.md); a match with a bot is casual anyway.
     rated = models.BooleanField(_("rated"), default=False)
+    # Guests (accounts without a password, accounts/guests.py) chat only where the owner allows it.
+    guests_may_chat = models.BooleanField(_("guests may chat"), default=False)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     closed_reason = models.CharField(max_length=300, blank=True)
