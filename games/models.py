@@ -72,6 +72,7 @@ class Table(models.Model):
 class Seat(models.Model):
     class Bot(models.TextChoices):
         NONE = "", _("human")
+        NOVICE = "novice", _("novice bot")
         BASIC = "basic", _("basic bot")
         STRONG = "strong", _("strong bot")
         EXPERT = "expert", _("expert bot")
