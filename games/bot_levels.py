@@ -17,9 +17,14 @@ NOT_OFFERED = frozenset({"random"})
 
 # How a bot seat reads at the table, in the lobby and in the history ("East · strong bot").
 # Labels for levels a build may not have yet (expert) are here so they are translated.
-SEAT_LABELS = {"basic": _("basic bot"), "strong": _("strong bot"), "expert": _("expert bot")}
+SEAT_LABELS = {
+    "novice": _("novice bot"),
+    "basic": _("basic bot"),
+    "strong": _("strong bot"),
+    "expert": _("expert bot"),
+}
 # The level alone, in a list to choose from.
-CHOICE_LABELS = {"basic": _("Basic"), "strong": _("Strong"), "expert": _("Expert")}
+CHOICE_LABELS = {"novice": _("Novice"), "basic": _("Basic"), "strong": _("Strong"), "expert": _("Expert")}
 
 
 def offered() -> tuple[str, ...]:

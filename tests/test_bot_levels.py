@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_levels_offered_are_the_bots_levels_but_random():
     assert bot_levels.offered() == tuple(level for level in bots.LEVELS if level != "random")
-    assert {"basic", "strong"} <= set(bot_levels.offered())
+    assert bot_levels.offered()[:3] == ("novice", "basic", "strong")  # weakest first
 
 
 def test_the_default_is_expert_or_else_the_strongest_level_there_is(settings, monkeypatch):
@@ -43,6 +43,8 @@ def test_levels_read_in_both_languages():
         assert bot_levels.seat_label("strong") == "高级机器人"
         assert bot_levels.seat_label("expert") == "专家机器人"
         assert dict(bot_levels.choices())["basic"] == "初级"
+        assert bot_levels.seat_label("novice") == "新手机器人" and dict(bot_levels.choices())["novice"] == "新手"
+    assert bot_levels.seat_label("novice") == "novice bot" and dict(bot_levels.choices())["novice"] == "Novice"
 
 
 # --- the owner chooses per seat; the server checks ----------------------------------------
@@ -106,6 +108,7 @@ def test_the_table_shows_each_seats_level_and_the_owners_lists(client, players):
     assert re.search(r'data-action="bot_level" data-seat="1">.*?<option value="strong" selected>', east.group(0))
     south = re.search(r'<section class="seat [^"]*" data-seat="2".*?</section>', page, re.S).group(0)
     assert f'<option value="{bot_levels.default()}" selected>' in south and 'data-level-from="bot-level-2"' in south
+    assert '<option value="novice">Novice</option>' in south
     assert 'value="random"' not in page
     client.force_login(players[1])  # anyone else sees the level, not the lists
     page = client.get(reverse("table", args=[table.pk])).text
@@ -113,6 +116,8 @@ def test_the_table_shows_each_seats_level_and_the_owners_lists(client, players):
     with translation.override("zh-hans"):
         client.cookies["django_language"] = "zh-hans"
         assert "东 · 高级机器人" in client.get(reverse("table", args=[table.pk])).text
+    _act(table, {"type": "bot_level", "seat": 1, "level": "novice"}, owner)
+    assert "东 · 新手机器人" in client.get(reverse("table", args=[table.pk])).text
 
 
 # --- Play now: the player's level, remembered -------------------------------------------------
@@ -132,6 +137,7 @@ def test_play_now_seats_the_chosen_level_and_remembers_it(client):
     client.force_login(mei)
     lobby = client.get(reverse("lobby")).text
     assert f'<option value="{bot_levels.default()}" selected>' in lobby  # nothing chosen yet
+    assert '<option value="novice">Novice</option>' in lobby
     _play_now(client, level="basic")
     assert _bots_of_latest(mei) == ["basic"] * 3
     assert Profile.objects.get(user=mei).bot_level == "basic"
@@ -140,6 +146,8 @@ def test_play_now_seats_the_chosen_level_and_remembers_it(client):
     assert _bots_of_latest(mei) == ["basic"] * 3
     _play_now(client, level="strong")
     assert _bots_of_latest(mei) == ["strong"] * 3 and Profile.objects.get(user=mei).bot_level == "strong"
+    _play_now(client, level="novice")
+    assert _bots_of_latest(mei) == ["novice"] * 3 and Profile.objects.get(user=mei).bot_level == "novice"
 
 
 def test_play_now_refuses_a_level_that_is_not_offered_and_changes_nothing(client):
@@ -179,4 +187,4 @@ def test_a_refused_play_now_keeps_no_remembered_level(client, monkeypatch):
 
 def test_the_seat_levels_are_the_models_bot_values():
     # The model's named levels (admin, bench) are levels the bots offer.
-    assert {Seat.Bot.BASIC, Seat.Bot.STRONG} <= set(bot_levels.offered())
+    assert {Seat.Bot.NOVICE, Seat.Bot.BASIC, Seat.Bot.STRONG} <= set(bot_levels.offered())

@@ -47,7 +47,7 @@ def test_a_strong_decision_costs_the_server_process_no_cpu(pool):
 
 
 def test_quick_levels_and_no_pool_decide_in_this_process(settings):
-    assert not thinking.pooled(a_question("basic"))
+    assert not thinking.pooled(a_question("basic")) and not thinking.pooled(a_question("novice"))
     settings.GAMES_BOT_THINKERS = 0
     q = a_question("strong")
     assert not thinking.pooled(q)

@@ -55,7 +55,7 @@ def random_game(seed, stop_after):
 
 
 # --- legality -------------------------------------------------------------------------
-@pytest.mark.parametrize("level", ["random", "basic"])
+@pytest.mark.parametrize("level", ["random", "novice", "basic"])
 def test_every_decision_over_whole_hands_is_legal(level):
     """Thousands of decisions: engine.apply raises Refusal on any illegal one."""
     rng = random.Random(7)
@@ -121,6 +121,7 @@ def test_decisions_depend_only_on_the_seats_view(stop_after):
     other = shuffle_hidden(g, seat, rng)
     assert [sorted(h) for h in other.hands] != [sorted(h) for h in g.hands]
     assert observe(g, seat) == observe(other, seat)
+    assert {"random", "novice", "basic", "strong", "expert"} <= set(bots.LEVELS)
     for level in bots.LEVELS:
         opts = FAST.get(level, {})
         assert bots.decide(observe(g, seat), level, **opts) == bots.decide(observe(other, seat), level, **opts)

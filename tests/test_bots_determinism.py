@@ -16,7 +16,7 @@ from games.bots.match import fresh_hand, play_hand
 out = []
 for i in range(4):
     game = fresh_hand(f"det-{i}", dealer=i, level="2")
-    result = play_hand(game, ["basic", "random", "basic", "random"], random.Random(i))
+    result = play_hand(game, ["basic", "novice", "basic", "random"], random.Random(i))
     out.append((result["defenders_score"], [t["plays"] for t in game.tricks]))
 print(repr(out))
 """

@@ -37,13 +37,13 @@ def dealt(seed, rules, *, dealer, level):
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_level_plays_a_whole_hand_legally(name):
-    """Seats basic/strong/expert/basic: the bury and every play of each level are legal
+    """Seats basic/strong/expert/novice: the bury and every play of each level are legal
     under the ruleset (a bot reading RULES.md's trumps under `classic` would fail)."""
     rules, i = RULESETS[name], list(RULESETS).index(name)
-    seats = ["basic", "strong", "expert", "basic"]
+    seats = ["basic", "strong", "expert", "novice"]
     g = dealt(f"preset-legal-{name}", rules, dealer=0, level="3579K"[i])  # not 2: the 2s matter
     rng = random.Random(i)
-    made = dict.fromkeys(SMART, 0)
+    made = dict.fromkeys(seats, 0)
     while g.phase in ("bury", "play"):
         level = seats[g.turn]
         obs = observe(g, g.turn)
@@ -53,13 +53,14 @@ def test_every_level_plays_a_whole_hand_legally(name):
         engine.apply(g, action)  # raises Refusal if illegal
         made[level] += 1
     assert g.phase in ("scored", "finished")
-    assert made["strong"] >= 12 and made["expert"] >= 12
+    assert made["strong"] >= 12 and made["expert"] >= 12 and made["novice"] >= 12
 
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_decisions_depend_only_on_the_seats_view(name):
     """The hidden-card swap of tests/test_bots.py under each ruleset: the dealer's bury,
-    then a play in the middle of the hand, for every level that searches or reasons."""
+    then a play in the middle of the hand, for every level that searches or reasons, and
+    the novice (its habits and slips)."""
     rules, i = RULESETS[name], list(RULESETS).index(name)
     rng = random.Random(f"honest-{name}")
     g = dealt(f"preset-honest-{name}", rules, dealer=i % 4, level=["4", "6", "8", "10", "Q"][i])
@@ -75,7 +76,7 @@ def _same_decisions(g, seat, rng):
     other = shuffle_hidden(g, seat, rng)
     assert [sorted(h) for h in other.hands] != [sorted(h) for h in g.hands]
     assert observe(g, seat) == observe(other, seat)
-    for level in SMART:
+    for level in ("novice", *SMART):
         opts = FAST.get(level, {})
         mine = bots.decide(observe(g, seat), level, random.Random(1), **opts)
         assert mine == bots.decide(observe(other, seat), level, random.Random(1), **opts), level

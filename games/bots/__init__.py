@@ -7,7 +7,8 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 - `decide_declaration(obs, level) -> cards | None` at any point of the deal;
 - `evaluate_options(obs, level, rng=, budget=, include=)`: every reasonable play or bury
   with the card points its side is expected to end the hand with (replay analysis);
-- levels: "random" (uniform legal play, never declares), "basic", "strong", "expert".
+- levels: "random" (uniform legal play, never declares), "novice" (a beginner's habits),
+  "basic", "strong", "expert".
 """
 
 import logging
@@ -18,10 +19,10 @@ from typing import Any, Protocol
 
 from games import engine
 
-from . import basic, evaluate, expert, strong
+from . import basic, evaluate, expert, novice, strong
 from .observation import Observation, observe
 
-LEVELS = ("random", "basic", "strong", "expert")
+LEVELS = ("random", "novice", "basic", "strong", "expert")  # weakest first
 Action = dict[str, Any]  # an engine action: {"type", "seat", "cards"}
 
 
@@ -69,6 +70,8 @@ def decide(obs: Observation, level: str = "basic", rng: random.Random | None = N
     rng = rng or obs_rng(obs)
     if level == "random":
         return random_decide(obs, rng)
+    if level == "novice":
+        return novice.decide(obs, rng)
     if level == "strong":
         return strong.decide(obs, rng, **options)
     if level == "expert":
@@ -102,6 +105,8 @@ def decide_declaration(obs: Observation, level: str = "basic") -> list[str] | No
     """Cards to declare now, or None (the random bot never declares)."""
     if level == "random":
         return None
+    if level == "novice":
+        return novice.decide_declaration(obs)
     return basic.decide_declaration(obs)
 
 

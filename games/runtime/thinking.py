@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 # Levels that decide in well under a millisecond (rules of thumb, no search): not worth a
 # trip to another process. Every other level (strong, expert, ...) thinks in the pool.
-QUICK_LEVELS = frozenset({"random", "basic"})
+QUICK_LEVELS = frozenset({"random", "novice", "basic"})
 
 _pool: ProcessPoolExecutor | None = None
 

@@ -1,7 +1,8 @@
 """manage.py botmatch --a expert --b basic --deals 400 --seed 1 [--seconds 240] [--workers 2]
 
-Duplicate evaluation of two bot levels without the web layer (docs/bots.md): each deal
-is played twice with the same cards, dealer seat and level, A on seats 0/2 then on 1/3.
+Duplicate evaluation of two bot levels (any of `games.bots.LEVELS`: random, novice,
+basic, strong, expert) without the web layer (docs/bots.md): each deal is played twice
+with the same cards, dealer seat and level, A on seats 0/2 then on 1/3.
 Reports A's level gain per hand and deal-pair win rate with 95% confidence intervals,
 defender-point balance, and the decision times of each level. `--workers N` plays the
 deal pairs in N processes; each pair's result depends on the seed and its index only, so
