@@ -6,6 +6,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.guests import GUEST_PREFIX
 from accounts.models import language_choices
 from accounts.selectors import ban_active
 from accounts.throttle import (
@@ -29,6 +30,14 @@ class RegisterForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()
+        if username.lower().startswith(GUEST_PREFIX):  # guests' names: nobody may pose as one
+            raise ValidationError(
+                _("Names starting with “%(prefix)s” are kept for guests."), params={"prefix": GUEST_PREFIX}
+            )
+        return username
 
 
 class LoginThrottleMixin:

@@ -48,10 +48,10 @@ def client_ip(request: HttpRequest) -> str:
 def _subject_keys(*, username: str, ip: str) -> list[str]:
     # Usernames are case-folded (Alice and alice share a counter) and hashed so any
     # Unicode or length is a safe cache key.
-    return [f"accounts:login-fail:user:{_digest(username)}", f"accounts:login-fail:ip:{_digest(ip)}"]
+    return [f"accounts:login-fail:user:{subject_digest(username)}", f"accounts:login-fail:ip:{subject_digest(ip)}"]
 
 
-def _digest(subject: str) -> str:
+def subject_digest(subject: str) -> str:
     """A safe cache key part for any text (an address is case-folded like a username)."""
     return hashlib.sha256(subject.strip().casefold().encode()).hexdigest()[:32]
 
@@ -95,7 +95,7 @@ def password_reset_allowed(*, email: str, ip: str) -> bool:
     over its limit. Every address counts, known or not, so the answer says nothing about
     which addresses have accounts."""
     counts = [
-        (count_in_window(f"accounts:reset:email:{_digest(email)}", RESET_WINDOW), RESET_LIMIT_PER_ADDRESS),
-        (count_in_window(f"accounts:reset:ip:{_digest(ip)}", RESET_WINDOW), RESET_LIMIT_PER_IP),
+        (count_in_window(f"accounts:reset:email:{subject_digest(email)}", RESET_WINDOW), RESET_LIMIT_PER_ADDRESS),
+        (count_in_window(f"accounts:reset:ip:{subject_digest(ip)}", RESET_WINDOW), RESET_LIMIT_PER_IP),
     ]
     return all(count <= limit for count, limit in counts)

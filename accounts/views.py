@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
@@ -18,6 +19,7 @@ from accounts.forms import (
     ThrottledAuthenticationForm,
     ThrottledPasswordResetForm,
 )
+from accounts.guests import guest_register, is_guest
 from accounts.language import language_cookie_delete, language_cookie_set, language_supported
 from accounts.selectors import profile_language
 from accounts.services import PREFERENCES, profile_ensure, profile_set_preferences, profile_update, user_register
@@ -50,10 +52,26 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 @require_http_methods(["GET", "POST"])
 def register(request):
-    if request.user.is_authenticated:
+    """A new account; for a guest, the guest becomes the account (same row, games kept)."""
+    guest = request.user if is_guest(request.user) else None
+    if request.user.is_authenticated and guest is None:
         return redirect("lobby")
     form = RegisterForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and guest is not None:
+        try:
+            guest_register(
+                user=guest,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+            )
+        except IntegrityError:
+            form.add_error("username", _("A user with that username already exists."))
+        else:
+            update_session_auth_hash(request, guest)  # the new password must not log them out
+            messages.success(request, _("Welcome, %(username)s! Your games are kept.") % {"username": guest.username})
+            return redirect("my_matches")
+    elif request.method == "POST" and form.is_valid():
         try:
             user = user_register(
                 username=form.cleaned_data["username"],
@@ -68,7 +86,7 @@ def register(request):
             auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(username)s! Your account is ready.") % {"username": user.username})
             return redirect("lobby")
-    return render(request, "registration/register.html", {"form": form})
+    return render(request, "registration/register.html", {"form": form, "guest": guest})
 
 
 @login_required

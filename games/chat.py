@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from accounts.guests import is_guest
 from accounts.throttle import count_in_window
 from games import events
 from games.engine import Refusal
@@ -35,6 +36,11 @@ def chat_is_muted(user, *, table: Table | None = None) -> bool:
     from accounts.selectors import is_muted
 
     return is_muted(user)
+
+
+def guest_may_chat(user, *, table: Table) -> bool:
+    """Accounts may chat anywhere; guests (accounts/guests.py) where the owner allows it."""
+    return table.guests_may_chat or not is_guest(user)
 
 
 def _rate_limit() -> int:
@@ -87,6 +93,8 @@ def chat_post(*, table: Table, user, text) -> ChatMessage:
         raise Refusal("login_required", gettext_noop("Please log in first."))
     if table.status == Table.Status.CLOSED:
         raise Refusal("table_closed", gettext_noop("This table has been closed."))
+    if not guest_may_chat(user, table=table):
+        raise Refusal("guest_chat", gettext_noop("Guests can chat only at tables whose owner allows it."))
     if chat_is_muted(user, table=table):
         raise Refusal("muted", gettext_noop("You are muted and cannot chat right now."))
     cleaned = check_chat_text(text)

@@ -38,13 +38,17 @@ def table_access(*, table: Table, user, invite_code: str | None = None, seats=No
         return False
     if not table.is_private:
         return True
-    if invite_code and invite_code == table.invite_code:
-        return True
-    if not user.is_authenticated:
-        return False
-    if table.owner_id == user.pk:
-        return True
-    return seat_for(seats, user) is not None if seats is not None else table.seats.filter(user=user).exists()
+    if user.is_authenticated:
+        if table.owner_id == user.pk:
+            return True
+        if seat_for(seats, user) is not None if seats is not None else table.seats.filter(user=user.pk).exists():
+            return True
+    # The link opens a private table, except a guest's: it is theirs alone (accounts/guests.py).
+    return bool(invite_code) and invite_code == table.invite_code and not guest_owned(table)
+
+
+def guest_owned(table: Table) -> bool:
+    return Profile.objects.filter(user_id=table.owner_id, is_guest=True).exists()
 
 
 def seat_for(seats, user):

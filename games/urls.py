@@ -3,12 +3,13 @@ from django.urls import path
 from games.friends import views as friend_views
 from games.history import views as history_views
 from games.ratings import views as rating_views
-from games.web import views
+from games.web import rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/new/", views.create_table, name="create_table"),
     path("play-now/", views.play_now, name="play_now"),
+    path("guest/play/", views.play_as_guest, name="play_as_guest"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/last-match/", views.table_last_match, name="table_last_match"),
     path("join/<str:code>/", views.invite, name="invite"),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("friends/", friend_views.friends_page, name="friends"),
     path("players/<str:username>/follow/", friend_views.follow, name="follow"),
     path("players/<str:username>/block/", friend_views.block, name="block"),
+    path("rules/", rules_views.rules_page, name="rules"),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),

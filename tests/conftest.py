@@ -159,3 +159,17 @@ async def ws_client(path: str, user) -> WsClient:
 @pytest.fixture
 def players(db):
     return [make_user(name) for name in ("north", "east", "south", "west")]
+
+
+def make_guest(ip: str = "192.0.2.1"):
+    """A guest as the front door makes one (accounts/guests.py): no password, flagged."""
+    from accounts.guests import guest_create
+
+    return guest_create(ip=ip)
+
+
+@pytest.fixture(params=["accounts", "a guest at East"])
+def players_and_guest(request, db):
+    """The four players, East an account or a guest: the leak and bad-input tests run with both."""
+    east = make_guest() if request.param == "a guest at East" else make_user("east")
+    return [make_user("north"), east, make_user("south"), make_user("west")]

@@ -14,6 +14,12 @@ from tests.table_driver import play_until
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture
+def players(players_and_guest):
+    """Every test here runs with four accounts and again with a guest at East."""
+    return players_and_guest
+
+
 @sync_to_async
 def snapshot(table_id):
     table = Table.objects.get(pk=table_id)

@@ -14,6 +14,12 @@ from tests.table_driver import cards_in, fold_log, own_cards, play_until, public
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture
+def players(players_and_guest):
+    """Every test here runs with four accounts and again with a guest at East."""
+    return players_and_guest
+
+
 async def seated_clients(players, **options):
     table = await sync_to_async(make_table)(players[0], players=players, **options)
     clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players]

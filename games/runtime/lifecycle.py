@@ -10,7 +10,8 @@ when a person's socket opens or closes, and every sweep_every() for the tables w
 such sockets; the same loop then abandons what fell idle. The sweep must not wait for a
 socket, though (after a restart nobody may open a table again), so `manage.py
 analysis_worker`, which the stack and `.ci/serve` always start, runs it from its start in a
-thread of its own (`start_sweeper`); `manage.py runtables` runs it too. Several processes may
+thread of its own (`start_sweeper`; `manage.py runtables` abandons idle tables too). That
+thread also removes the guests who never came back (games/guest_sweep.py). Several processes may
 race to abandon a table: the write path applies one and refuses the others.
 """
 
@@ -30,6 +31,7 @@ from django.utils.translation import gettext_noop
 
 from games import engine, events
 from games.engine import Refusal
+from games.guest_sweep import guests_sweep
 from games.models import Seat, Table
 from games.runtime import records
 from games.runtime.commands import Applied, Issuer, Role, command
@@ -165,6 +167,7 @@ def _sweep_forever() -> None:
         time.sleep(sweep_every())
         try:
             abandon_idle()
+            guests_sweep(now=timezone.now())
         except Exception:  # as in _touch_and_sweep: the next round retries
             log.exception("table lifecycle sweep failed")
         finally:

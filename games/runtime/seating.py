@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext_noop
 
+from accounts.guests import is_guest
 from games import bot_levels, engine
 from games.engine import Refusal
 from games.models import Seat, Table
@@ -53,6 +54,10 @@ def sit(
         return [Applied({"type": "sit", "seat": position, "user": user.pk}, [])]
     if not target.is_free:
         raise Refusal("seat_taken", gettext_noop("That seat is taken."))
+    if table.rated and is_guest(user):  # ratings are for accounts (accounts/guests.py)
+        raise Refusal(
+            "guest_unrated", gettext_noop("Guests cannot sit at rated tables: create an account to play rated games.")
+        )
     if table.status != Table.Status.WAITING:
         # During a match a seat is kept by its player; nobody new can sit (RULES §1.1: four seats).
         raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))

@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from django import template
 
-from games.chat import chat_recent
+from games.chat import chat_recent, guest_may_chat
 from games.models import ChatMessage
 
 register = template.Library()
@@ -16,4 +16,11 @@ def table_chat(context, table) -> dict:
     request = context.get("request")
     invite = request.GET.get("invite") if request is not None else None
     ws_path = f"/ws/table/{table.pk}/chat/" + (f"?{urlencode({'invite': invite})}" if invite else "")
-    return {"messages": chat_recent(table=table), "ws_path": ws_path, "max_length": ChatMessage.MAX_LENGTH}
+    user = context.get("user")
+    may_post = user is not None and user.is_authenticated and guest_may_chat(user, table=table)
+    return {
+        "messages": chat_recent(table=table),
+        "ws_path": ws_path,
+        "max_length": ChatMessage.MAX_LENGTH,
+        "may_post": may_post,
+    }

@@ -45,17 +45,28 @@ class TableForm(forms.ModelForm):
 
     class Meta:
         model = Table
-        fields = ["name", "is_private", "rated", "deal_pace_ms", "last_chance_ms", "turn_limit_s", "allow_bots"]
+        fields = [
+            "name",
+            "is_private",
+            "rated",
+            "deal_pace_ms",
+            "last_chance_ms",
+            "turn_limit_s",
+            "allow_bots",
+            "guests_may_chat",
+        ]
         help_texts = {
             "name": _("Shown in the lobby, e.g. “Friday night game”."),
             "is_private": _("Private tables are not listed in the lobby; invite people with the table’s link."),
             "allow_bots": _("Lets the owner fill free seats with bots."),
+            "guests_may_chat": _("Guests are visitors playing without an account; they may always watch and play."),
             "rated": _("A rated match between four people changes their ratings; with a bot it is casual."),
         }
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Friday night game")})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["last_chance_ms"].help_text = rulesets.option_help("last_chance_ms")
         for option in engine.OPTIONS:
             if option.name != "last_chance_ms":  # a field of its own (the table's column)
                 self.fields[RULE_PREFIX + option.name] = rule_field(option)
@@ -124,7 +135,7 @@ def rule_field(option: engine.rules.Option) -> forms.TypedChoiceField:
     keys = {_choice_key(v): v for v in option.values}
     return forms.TypedChoiceField(
         label=text.label,
-        help_text=text.explanation,
+        help_text=rulesets.option_help(option.name),
         choices=[("", _("as the preset"))] + [(key, rulesets.value_label(option.name, v)) for key, v in keys.items()],
         coerce=keys.__getitem__,
         empty_value=None,

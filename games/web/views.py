@@ -3,17 +3,21 @@
 import time
 
 from django.contrib import messages
+from django.contrib.auth import login as auth_login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.guests import TooManyGuests, guest_create, is_guest
 from accounts.selectors import profile_bot_level
 from accounts.services import profile_set_bot_level
+from accounts.throttle import client_ip
 from games import bot_levels, selectors
 from games.engine import Refusal
 from games.friends.selectors import invitable_friends
@@ -29,12 +33,20 @@ from games.web.lobby import lobby_rows
 PLAY_NOW_BOT_SEATS = (1, 2, 3)
 
 
+# The front door's picture: a trick on the felt, North leading ♠A and East ruffing with a
+# level card (the picture is of a hand where hearts are trump and the level is 2).
+FRONT_DOOR_TRICK = ("SA", "H2", "S10", "SK")
+
+
 def lobby_context(request, form=None) -> dict:
     level = bot_levels.remembered(profile_bot_level(user=request.user)) if request.user.is_authenticated else ""
+    visitor = not request.user.is_authenticated or is_guest(request.user)
     return {
         "rows": lobby_rows(request.user),
         "form": form or TableForm(),
         "play_now_form": PlayNowForm(initial={"level": level or bot_levels.default()}),
+        "front_door": visitor,
+        "front_door_trick": rendering.faces(FRONT_DOOR_TRICK, None) if visitor else (),
     }
 
 
@@ -45,6 +57,9 @@ def lobby(request):
 @login_required
 @require_POST
 def create_table(request):
+    if is_guest(request.user):  # guests play against bots; tables of their own need an account
+        messages.info(request, _("Create an account to open tables of your own: your guest games stay yours."))
+        return redirect("register")
     form = TableForm(request.POST)
     if not form.is_valid():
         return render(request, "games/lobby.html", lobby_context(request, form), status=400)
@@ -55,9 +70,7 @@ def create_table(request):
 @require_POST
 def play_now(request):
     """One click: a new table, the user at North, three bots of the level the form names (the
-    site remembers it; without one, the remembered level), and the first deal under way.
-    Every step goes through the table's one write path as the owner, like manual play;
-    if any step is refused, nothing is kept (the remembered level included)."""
+    site remembers it; without one, the remembered level), and the first deal under way."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("lobby"))
     chosen = None
@@ -68,15 +81,40 @@ def play_now(request):
             return redirect("lobby")
         chosen = form.cleaned_data["level"]
     level = chosen or bot_levels.remembered(profile_bot_level(user=request.user))
+    return _bot_table(request, level=level, remember=chosen, private=is_guest(request.user))
+
+
+@require_POST
+def play_as_guest(request):
+    """The front door's one click for a visitor: a guest identity in the session (the one they
+    have, or a new one, limited per client address) and a table against the weakest bots,
+    private to the guest, without a turn limit (a beginner takes their time)."""
+    if not request.user.is_authenticated:
+        language = translation.get_language() or ""
+        try:
+            guest = guest_create(ip=client_ip(request), language=language)
+        except TooManyGuests:
+            messages.error(request, _("Too many guests were started from your network. Please try again later."))
+            return redirect("lobby")
+        auth_login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    return _bot_table(request, level=bot_levels.offered()[0], remember=None, private=is_guest(request.user))
+
+
+def _bot_table(request, *, level: str, remember: str | None, private: bool):
+    """A new table with the user at North and three bots of `level`, the match started. Every
+    step goes through the table's one write path as the owner, like manual play; if any step
+    is refused, nothing is kept (the remembered level included). A guest's table is private
+    and has no turn limit; anyone else's is public, where a bot plays for an absent player."""
     name = _("%(name)s against bots") % {"name": request.user.username}
     try:
         with transaction.atomic():
-            if chosen is not None:
-                profile_set_bot_level(user=request.user, level=chosen)
+            if remember is not None:
+                profile_set_bot_level(user=request.user, level=remember)
             table = table_create(
                 owner=request.user,
                 name=name[: Table._meta.get_field("name").max_length],
-                turn_limit_s=PUBLIC_TURN_LIMIT_S,  # a public table: a bot plays for an absent player
+                is_private=private,
+                turn_limit_s=0 if private else PUBLIC_TURN_LIMIT_S,
             )
             steps = [{"type": "sit", "seat": 0}]
             steps += [{"type": "add_bot", "seat": seat, "level": level} for seat in PLAY_NOW_BOT_SEATS]
