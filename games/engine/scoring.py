@@ -105,16 +105,21 @@ def climb(before: str, steps: int, rules: Rules = DEFAULT_RULES) -> tuple[str, b
     """(level after climbing `steps` from `before`, whether the climb passed A).
 
     RULES §8.1: a climb stops at A. House rule must_play: it also stops on 5, 10 and K
-    (`5_10_k`), or nothing stops it (`none`) and passing A wins the match (docs/house-rules.md)."""
+    (`5_10_k`), or nothing stops it (`none`) and passing A wins the match (docs/house-rules.md).
+    A climb stops on the first must-play rank it would pass over; the rank it starts on
+    is not passed over (it is left), and landing on one is not passing it."""
+    must = MUST_PLAY_RANKS[rules.must_play]
     start = RANKS.index(before)
     target = start + steps
-    for rank in MUST_PLAY_RANKS[rules.must_play]:
-        i = RANKS.index(rank)
-        if start < i < target:
+    for rank in must:  # low to high: the first one passed over stops the climb
+        if start < RANKS.index(rank) < target:
             return rank, False
-    if target > ACE:
-        return "A", True
-    return RANKS[target], False
+    if target <= ACE:
+        return RANKS[target], False
+    # Beyond A. Where A must be played (§8.1, and 5_10_k) the climb stops at A, also when
+    # it starts at A: a team already there does not pass it, it stays (§8.4 decides the
+    # match). Only under must_play = none does a climb past A win the match.
+    return "A", "A" not in must
 
 
 def hand_outcome(
