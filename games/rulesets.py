@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.templatetags.rule_links import rule_link_html
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise as Promise  # a lazy translation
@@ -22,7 +25,7 @@ else:
 @dataclass(frozen=True)
 class OptionText:
     label: Promise  # the option's name
-    explanation: Promise  # one line: what it decides
+    explanation: Promise  # one line: what it decides (its RULES section is the Option's `rule`, linked beside it)
     values: dict[Any, Promise]  # value -> its label (a number option: None -> its template)
     summary: dict[Any, Promise]  # value -> the words in a table's summary (non-default values)
 
@@ -30,13 +33,13 @@ class OptionText:
 TEXTS: dict[str, OptionText] = {
     "permanent_twos": OptionText(
         _("2s are permanent trumps"),
-        _("Every 2 is a trump, just below the level cards (RULES §2.2)."),
+        _("Whether every 2 is a trump, just below the level cards, or an ordinary card of its suit."),
         {True: _("on (常主)"), False: _("off: 2s are ordinary cards")},
         {True: _("2s are trump"), False: _("2s are ordinary cards")},
     ),
     "no_declaration": OptionText(
         _("Nobody declared"),
-        _("What happens when nobody has declared trump by the end of the deal (RULES §3.4)."),
+        _("What happens when nobody has declared trump by the end of the deal."),
         {
             "flip": _("turn up the kitty's 4th card"),
             "redeal": _("deal the hand again"),
@@ -50,7 +53,7 @@ TEXTS: dict[str, OptionText] = {
     ),
     "overrides": OptionText(
         _("Declarations"),
-        _("Which declarations override or reinforce the standing one (RULES §3.2)."),
+        _("Which declarations override or reinforce the standing one."),
         {
             "strength": _("by strength; only the declarer reinforces"),
             "partner_reinforce": _("the partner may also reinforce (对家保)"),
@@ -64,13 +67,13 @@ TEXTS: dict[str, OptionText] = {
     ),
     "first_dealer": OptionText(
         _("First hand's dealer"),
-        _("Who deals the first hand of a match (RULES §3.5)."),
+        _("Who deals the first hand of a match."),
         {"final_declarer": _("the final declarer"), "first_declarer": _("the first declarer (抢庄)")},
         {"final_declarer": _("final declarer deals first"), "first_declarer": _("first declarer deals first")},
     ),
     "throw_penalty": OptionText(
         _("Failed-throw penalty"),
-        _("What a throw that does not stand costs (RULES §5.3)."),
+        _("What a throw that does not stand costs."),
         {
             "components": _("10 per card of every beatable component"),
             "none": _("none"),
@@ -84,7 +87,7 @@ TEXTS: dict[str, OptionText] = {
     ),
     "kitty_bonus": OptionText(
         _("Kitty bonus"),
-        _("How the kitty's points multiply when the defenders win the last trick (RULES §6.1)."),
+        _("How the kitty's points multiply when the defenders win the last trick."),
         {
             "power": _("×2^cards of the largest component, at most ×64"),
             "by_pairs": _("×2 a single, ×4 a pair, doubled for each further pair, no cap"),
@@ -98,13 +101,16 @@ TEXTS: dict[str, OptionText] = {
     ),
     "level_steps": OptionText(
         _("Level steps"),
-        _("How many levels a hand is worth for the defenders' points (RULES §7.2)."),
-        {"standard": _("RULES §7.2's table"), "gentle": _("gentler: at most +2 for the dealer, +1 a further 80")},
+        _("How many levels a hand is worth for the defenders' points."),
+        {
+            "standard": _("standard: at most +3 for the dealer, +1 a further 40"),
+            "gentle": _("gentler: at most +2 for the dealer, +1 a further 80"),
+        },
         {"standard": _("standard level steps"), "gentle": _("gentle level steps")},
     ),
     "must_play": OptionText(
         _("Must-play levels"),
-        _("Levels a team cannot skip when it climbs several at once (RULES §8.1)."),
+        _("Levels a team cannot skip when it climbs several at once."),
         {
             "a": _("A must be played"),
             "5_10_k": _("5, 10, K and A must be played"),
@@ -114,13 +120,13 @@ TEXTS: dict[str, OptionText] = {
     ),
     "last_chance_ms": OptionText(
         _("Last-chance window"),
-        _("Time to declare after the last card is dealt (RULES §3.4); 0 fixes trump at once."),
+        _("Time to declare after the last card is dealt; 0 fixes trump at once."),
         {None: _("%(ms)s ms")},
         {None: _("%(ms)s ms to declare after the deal")},
     ),
     "match_end": OptionText(
         _("How a match ends"),
-        _("What a team at A must do to win the match (RULES §8.4)."),
+        _("What a team at A must do to win the match."),
         {"pass_a": _("win a hand at A, as dealer or defenders"), "dealer_at_a": _("win a hand at A as dealer")},
         {"pass_a": _("win a hand at A to win"), "dealer_at_a": _("win at A as dealer to win")},
     ),
@@ -181,6 +187,12 @@ def full_list(rules: engine.Rules) -> list[dict[str, Any]]:
         }
         for o in engine.OPTIONS
     ]
+
+
+def option_help(name: str) -> SafeString:
+    """An option's explanation and the link to the rules page's section it changes: the
+    create-table form's help text (made in the reader's language, as the form is)."""
+    return format_html("{} {}", TEXTS[name].explanation, rule_link_html(engine.rules.OPTION_BY_NAME[name].rule))
 
 
 def preset_label(rules: engine.Rules) -> str:

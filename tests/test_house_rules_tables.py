@@ -71,10 +71,10 @@ def test_the_lobby_card_and_the_table_page_say_the_rules_in_words(client, player
     page = client.get(reverse("table", args=[table.pk])).content.decode()
     bar = page.split('class="table-options"')[1].split('class="felt')[0]
     assert 'data-testid="rules-summary"' in bar and "redeal if nobody declares" in bar
-    # The full list names every option with its RULES section and marks the house rules.
+    # The full list names every option with a link to its rules section and marks the house rules.
     assert bar.count("rules-list__item") == len(engine.OPTIONS) + bar.count("rules-list__item--changed")
     assert bar.count("rules-list__item--changed") == len(table.game_rules().differences()) == 7  # + the window
-    assert "(RULES §6.1)" in bar
+    assert '<a class="rule-link" href="/rules/#kitty-bonus"' in bar and "§" not in bar
 
 
 @pytest.mark.django_db
@@ -111,12 +111,12 @@ def test_the_match_page_lists_the_match_s_rules_in_both_languages(client, player
     summary = "2s are trump · kitty card sets trump if nobody declares · no throw penalty · kitty ×2 · "
     assert summary + "gentle level steps · 5, 10 and K must be played" in rules
     assert rules.count("rules-list__item--changed") == len(casual) + 1  # and the last-chance window
-    assert "(RULES §7.2)" in rules and "house rule" in rules
+    assert 'href="/rules/#scoring"' in rules and "rules: scoring and levels" in rules and "house rule" in rules
 
     client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
     rules = rules_on_page()
     assert rules.startswith(">规则： ") and '<span class="rules-list__preset">休闲</span>' in rules
-    assert "甩牌失败不罚分 · 抠底 ×2 · 平缓升级台阶" in rules and "房规" in rules
+    assert "甩牌失败不罚分 · 抠底 ×2 · 平缓升级台阶" in rules and "房规" in rules and "规则：计分与升级" in rules
     assert "Casual" not in rules and "gentle level steps" not in rules
 
 

@@ -9,7 +9,11 @@ import json
 import time
 from typing import TYPE_CHECKING
 
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from games import rulebook
+from games.templatetags.rule_links import rule_link_words
 
 # Why not 1008 (policy violation): daphne refuses to send any application close code but
 # 1000 and 3000-4999, and turns it into 1011, which clients take for a server fault and
@@ -58,8 +62,16 @@ class JsonInput:
 
     async def send_error(self, code, message, rule=None):
         """A refusal: its code, the sentence in the reader's language, and (for the rules'
-        own refusals) the RULES section it applies, kept out of the sentence."""
+        own refusals) the RULES section it applies, kept out of the sentence, with the link
+        the page shows beside it (rule_reference)."""
         error = {"type": "error", "code": code, "message": message}
         if rule:
-            error["rule"] = rule
+            error.update(rule_reference(rule, getattr(self, "language", None)))
         await self.send(text_data=json.dumps(error))
+
+
+def rule_reference(rule: str, language: str | None) -> dict[str, str]:
+    """A refusal's rule for the page: the RULES section ("5.4"), the rules page's section that
+    explains it and the link's words in the reader's language (never a bare "§5.4")."""
+    with translation.override(language):
+        return {"rule": rule, "rule_url": rulebook.rule_url(rule), "rule_text": rule_link_words(rule)}

@@ -173,9 +173,20 @@
     return root.querySelectorAll('[data-action="play"], [data-action="bury"]');
   }
 
-  function showError(message) {
+  // A refusal of the rules carries the link to the rules page's section that explains it
+  // (rule_url, rule_text: games/web/socket_input.py), shown beside the sentence.
+  function showError(message, refusal) {
     const box = document.getElementById("errors");
     box.textContent = message;
+    if (refusal && refusal.rule_url) {
+      const link = document.createElement("a");
+      link.className = "rule-link";
+      link.href = refusal.rule_url;
+      link.target = "_blank";
+      link.rel = "noopener";
+      link.textContent = refusal.rule_text || refusal.rule_url;
+      box.append(" ", link);
+    }
     box.classList.add("visible");
     clearTimeout(showError.timer);
     showError.timer = setTimeout(() => box.classList.remove("visible"), 6000);
@@ -321,7 +332,7 @@
       select(msg.cards);
     } else if (msg.type === "error") {
       if (msg.code === "not_forced") return; // I have a choice: nothing to do for me
-      showError(msg.message);
+      showError(msg.message, msg);
       if (selectable() && selectedCards().length) selectionChanged(); // let them try again
     } else if (msg.type === "closed") {
       showEnded(msg.message);
