@@ -41,6 +41,7 @@ from .scoring import (
     kitty_multiplier,
     level_change,
     penalty_delta,
+    score_bands,
     throw_penalty,
 )
 from .seats import next_seat, partner_of, same_team, team_of
@@ -106,6 +107,7 @@ __all__ = [
     "same_team",
     "sample_hand_play",
     "sample_play",
+    "score_bands",
     "shape_of",
     "sort_cards",
     "split",

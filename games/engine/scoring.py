@@ -101,6 +101,24 @@ def level_change(defenders_score: int, rules: Rules = DEFAULT_RULES) -> tuple[st
     return "defenders", (s - 80) // 40  # 80-119: 0, 120-159: 1, ... each 40 one more
 
 
+def score_bands(rules: Rules = DEFAULT_RULES, upto: int = 200) -> list[dict[str, Any]]:
+    """RULES §7.2's scale as bands of the defenders' score, read off `level_change` itself
+    (so every ruleset's scale comes from its one definition): [{"low", "high" (None: the
+    last band, open-ended), "side", "levels"}], scores in steps of 5, up to the band that
+    holds `upto`; past it each `step` more points is one more level ("step" on the last)."""
+    bands: list[dict[str, Any]] = []
+    for score in range(0, upto + 1, 5):
+        side, levels = level_change(score, rules)
+        if bands and (bands[-1]["side"], bands[-1]["levels"]) == (side, levels):
+            bands[-1]["high"] = score
+        else:
+            bands.append({"low": score, "high": score, "side": side, "levels": levels})
+    last = bands[-1]
+    step = last["low"] - bands[-2]["low"] if len(bands) > 1 else 5
+    last["high"], last["step"] = None, step
+    return bands
+
+
 def climb(before: str, steps: int, rules: Rules = DEFAULT_RULES) -> tuple[str, bool]:
     """(level after climbing `steps` from `before`, whether the climb passed A).
 

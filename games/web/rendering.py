@@ -307,8 +307,22 @@ def _named(view, names, ctx):
             dealer_name=_name(names, result.get("dealer")),
             kitty_faces=faces(result.get("kitty"), ctx),
             buried_faces=faces(result.get("buried"), ctx),
+            bands=score_scale(result["defenders_score"], view.get("rules")),
         )
     return view
+
+
+def score_scale(score: int, rules_json: dict | None) -> list[dict]:
+    """The table's scale of defenders' scores (RULES §7.2, house rule level_steps), each band
+    marked `current` when this hand's score falls in it: the result explains itself."""
+    rules = engine.Rules.from_json(rules_json) if rules_json else engine.DEFAULT_RULES
+    score = max(score, 0)
+    bands = engine.score_bands(rules)
+    below = [band["low"] for band in bands[1:]] + [None]  # each band ends under the next one's low
+    return [
+        dict(band, below=end, current=band["low"] <= score and (end is None or score < end))
+        for band, end in zip(bands, below, strict=True)
+    ]
 
 
 def _trick_cards(trick, position):
