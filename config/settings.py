@@ -182,9 +182,10 @@ GAMES_BOT_DELAY_MS = int(os.environ.get("GAMES_BOT_DELAY_MS", "700"))
 # at this lower CPU priority (games/runtime/thinking.py, docs/bots.md); 0: in a thread.
 # Unset or empty (as config/production.env.example leaves it): half the cores, at least one.
 GAMES_BOT_THINKERS = int(os.environ.get("GAMES_BOT_THINKERS") or max(1, (os.cpu_count() or 1) // 2))
-# The bot level "Play now" seats for a player who chose none (games/bot_levels.py): when this
-# build's bots lack it, the strongest level they have.
-GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "expert")
+# The bot level "Play now" seats for a player who chose none (games/bot_levels.py): a fair
+# middle, not the strongest (a newcomer's first hands); guests get the gentlest level. When
+# this build's bots lack it, the strongest level they have.
+GAMES_BOT_LEVEL = os.environ.get("GAMES_BOT_LEVEL", "basic")
 GAMES_BOT_THINKER_NICE = int(os.environ.get("GAMES_BOT_THINKER_NICE", "10"))
 GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"))
 GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))

@@ -25,16 +25,16 @@ def test_the_levels_offered_are_the_bots_levels_but_random():
     assert bot_levels.offered()[:3] == ("novice", "basic", "strong")  # weakest first
 
 
-def test_the_default_is_expert_or_else_the_strongest_level_there_is(settings, monkeypatch):
-    assert settings.GAMES_BOT_LEVEL == "expert"
+def test_the_default_is_basic_or_else_the_strongest_level_there_is(settings, monkeypatch):
+    assert settings.GAMES_BOT_LEVEL == "basic"  # not the strongest: a newcomer's first hands
+    assert bot_levels.default() == "basic" and bot_levels.remembered("") == "basic"
+    settings.GAMES_BOT_LEVEL = "expert"
     monkeypatch.setattr(bots, "LEVELS", ("random", "basic", "strong"))  # a build without expert
     assert bot_levels.default() == "strong"
     assert bot_levels.remembered("") == bot_levels.remembered("expert") == "strong"
     assert bot_levels.remembered("basic") == "basic"
     monkeypatch.setattr(bots, "LEVELS", ("random", "basic", "strong", "expert"))  # with it
     assert bot_levels.default() == "expert" and bot_levels.remembered("") == "expert"
-    settings.GAMES_BOT_LEVEL = "basic"  # the one setting decides
-    assert bot_levels.default() == "basic"
 
 
 def test_levels_read_in_both_languages():
