@@ -3,9 +3,9 @@
 
 A table's owner picks one per bot seat (games/runtime/seating.py); "Play now" seats the
 player's remembered level (accounts.Profile.bot_level), else the site's default,
-`settings.GAMES_BOT_LEVEL` ("expert"). When the configured level is not one this build's
-bots know, the strongest level there is stands in for it, so the default never names a
-bot that cannot play.
+`settings.GAMES_BOT_LEVEL` ("basic"; guests get the weakest offered level). When the
+configured level is not one this build's bots know, the strongest level there is stands in
+for it, so the default never names a bot that cannot play.
 """
 
 from django.conf import settings
