@@ -273,9 +273,10 @@ class Spectator(models.Model):
         return f"user {self.user_id} watching table {self.table_id}"
 
 
-# The rating records, invitations, hand records and analyses belong to this app
-# (games/ratings/, games/friends/, games/history/, games/analysis/).
+# The rating records, invitations, hand records, analyses and lesson progress belong to this app
+# (games/ratings/, games/friends/, games/history/, games/analysis/, games/lessons/).
 from games.analysis.models import Decision, HandAnalysis  # noqa: E402, F401
 from games.friends.models import Invitation  # noqa: E402, F401
 from games.history.models import HandRecord  # noqa: E402, F401
+from games.lessons.models import LessonProgress  # noqa: E402, F401
 from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401
