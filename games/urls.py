@@ -12,6 +12,7 @@ urlpatterns = [
     path("guest/play/", views.play_as_guest, name="play_as_guest"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/last-match/", views.table_last_match, name="table_last_match"),
+    path("tables/<int:table_id>/hands/<int:hand_no>/", views.table_hand, name="table_hand"),
     path("join/<str:code>/", views.invite, name="invite"),
     path("tables/<int:table_id>/invite/", friend_views.invite, name="invite_friend"),
     path("friends/", friend_views.friends_page, name="friends"),

@@ -4,9 +4,11 @@
 import re
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from games import engine
+from games.models import Hand, Match
 from tests.test_engine_views import game_at
 from tests.test_table_rendering import regions, table  # noqa: F401  (fixture)
 
@@ -58,3 +60,20 @@ def test_a_tables_own_scale_is_the_one_explained(table, players):
 def test_the_explanation_reads_in_chinese(table, players):
     text = why(table, players, scored_with(25), "zh-hans")
     assert "25" in text and "40" in text and "The defenders" not in text
+
+
+def test_the_result_links_the_hands_replay_and_analysis(table, players):
+    game = scored_with(25)
+    with translation.override("en"):
+        text = regions(table, game, 0, players[0])["center"]
+    link = f'href="/tables/{table.pk}/hands/{game.result["hand_no"]}/"'
+    assert link in text
+    match = Match.objects.create(table=table, number=1)
+    hand = Hand.objects.create(
+        match=match, number=game.result["hand_no"], seed="s", deck=[], level="2", levels_before={}, first_seq=1
+    )
+    client = Client()
+    client.force_login(players[0])
+    response = client.get(f"/tables/{table.pk}/hands/{hand.number}/")
+    assert response.status_code == 302 and response["Location"] == f"/hands/{hand.pk}/replay/"
+    assert client.get(f"/tables/{table.pk}/hands/{hand.number + 1}/").status_code == 404

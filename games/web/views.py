@@ -176,6 +176,16 @@ def table_last_match(request, table_id: int):
     return redirect("match_detail", match_id=match.pk)
 
 
+def table_hand(request, table_id: int, hand_no: int):
+    """The end-of-hand panel's link (rendered without the database): hand `hand_no` of the
+    table's latest match, in the replay with its analysis; the replay checks who may see it."""
+    match = Match.objects.filter(table_id=table_id).order_by("-number").only("pk").first()
+    hand = match and match.hands.filter(number=hand_no).only("pk").first()
+    if hand is None:
+        raise Http404(_("No such hand at this table."))
+    return redirect("hand_replay", hand_id=hand.pk)
+
+
 def invite(request, code: str):
     table = get_object_or_404(Table, invite_code=code)
     return redirect(table_url(table))
