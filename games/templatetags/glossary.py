@@ -1,0 +1,52 @@
+"""`{% term "kitty" %}`: one of the game's words in running text, explaining itself.
+
+    {% load glossary %}
+    … the dealer picks up the {% term "kitty" %} …
+    … {% term "bury" "buries" %} eight cards …      (the second argument: the text shown)
+
+renders the word as a link to its glossary entry on the rules page with its definition in a
+tooltip beside it (role="tooltip", named by the link's aria-describedby). CSS shows the tip
+on hover and keyboard focus (static/css/site.css, "Glossary terms"); on a touch screen
+static/js/glossary.js makes the first tap show it and a second tap follow the link. Without
+JavaScript a tap follows the link at once, to the same definition.
+
+Code that builds HTML in Python (games/web/regions.py) calls `term_html(key, text)`.
+"""
+
+from itertools import count
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from games.glossary import TERMS
+from games.rulebook import term_url
+
+register = template.Library()
+
+# Each tooltip needs an id of its own on the page, however often its word appears there;
+# a process-wide counter never repeats one.
+_tip_ids = count(1)
+
+
+def term_html(key: str, text: str | None = None) -> SafeString:
+    """The markup of glossary term `key` (a key of games.glossary.TERMS), showing `text`
+    (escaped) or the term's word in the active language. An unknown key raises KeyError:
+    a misspelt term is a bug to find in tests, not a word to show unexplained."""
+    term = TERMS[key]
+    tip_id = f"term-tip-{key}-{next(_tip_ids)}"
+    return format_html(
+        '<span class="term-wrap"><a class="term" href="{}" data-term="{}" aria-describedby="{}">{}</a>'
+        '<span class="term-tip" role="tooltip" id="{}">{}</span></span>',
+        term_url(key),
+        key,
+        tip_id,
+        term.word if text is None else text,
+        tip_id,
+        term.definition,
+    )
+
+
+@register.simple_tag
+def term(key: str, text: str | None = None) -> SafeString:
+    return term_html(key, text)
