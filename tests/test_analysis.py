@@ -13,7 +13,7 @@ from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
 from games import bots, engine
-from games.analysis import decisions, service, tasks
+from games.analysis import coach, decisions, service, tasks
 from games.analysis.models import Decision, HandAnalysis
 from games.history import matches
 from games.history.replay import fold
@@ -52,7 +52,7 @@ def test_a_scored_hand_is_queued_once_committed(played):
     assert (analysis.level, analysis.budget, analysis.seed) == (
         settings.GAMES_ANALYSIS_LEVEL,
         BUDGET,
-        played["hand"].seed,
+        coach.hand_seed(played["hand"].pk),  # public: the deck's seed would tell the deal
     )
     waiting = DBTaskResult.objects.ready().filter(task_path=tasks.analyse_hand.module_path, queue_name="analysis")
     assert [row.args_kwargs["args"] for row in waiting] == [[played["hand"].pk]]

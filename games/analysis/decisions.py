@@ -5,17 +5,19 @@
 made (log source "player": never a bot's, nor the stand-in's of a player who timed out),
 it builds that seat's `Observation` of the game at that moment (games.bots.observe: its
 own view and the public trick history, never another hand, the deck or a kitty it did
-not hold) and asks `games.bots.evaluate_options` for the bot's options and their expected
-points, the play made included. Each decision's generator is seeded by the analysis
-seed and the decision's index, so an analysis is the same every time it runs.
+not hold) and asks the coach (coach.py `options`: the evaluator the Hint button asks too,
+with the same seed rule) for the bot's options and their expected points, the play made
+included. Each decision's generator is seeded by the analysis seed and the decision's place
+in the hand, so an analysis is the same every time it runs, and a play the Hint suggested
+is the analysis's own suggestion.
 """
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games import bots, engine
+from games.analysis import coach
 from games.history.replay import ReplayError, fold
 
 MISTAKE_POINTS = 5.0  # losing this many expected points or more is a mistake (one 5 card)
@@ -63,8 +65,7 @@ def evaluate_decision(
     seat = action["seat"]
     obs = bots.observe(game, seat)
     played = list(action["cards"])
-    rng = random.Random(f"{seed}:{index}")
-    options = evaluate(obs, level, rng=rng, budget=budget, include=played)
+    options = coach.options(obs, level=level, budget=budget, seed=seed, include=played, evaluate=evaluate)
     mine = next(points for cards, points in options if _key(cards) == _key(played))
     suggested, best = options[0]
     kind = "bury" if obs.phase == "bury" else "follow" if obs.trick else "lead"

@@ -8,6 +8,7 @@ replay does not already show to the same reader.
 """
 
 from accounts.selectors import user_can_moderate
+from games.analysis import coach
 from games.analysis.models import Decision, HandAnalysis
 from games.models import Hand, Match
 
@@ -50,3 +51,16 @@ def match_accuracy(*, match: Match) -> dict[int, dict[str, dict]]:
         "hand_id", "seats"
     )
     return dict(rows)
+
+
+def hand_coach_seed(*, table_id: int, hand_no: int) -> str:
+    """The coach's seed (coach.hand_seed) of hand `hand_no` of the match being played at
+    the table: the one its analysis will use. A state with no hand record (tests that store
+    a position directly) gets a seed of its own."""
+    hand_id = (
+        Hand.objects.filter(match__table_id=table_id, number=hand_no)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return coach.hand_seed(hand_id) if hand_id is not None else f"table:{table_id}:{hand_no}"

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
-from games.analysis import service
+from games.analysis import coach, service
 from games.analysis.models import HandAnalysis
 from games.models import Hand
 
@@ -39,7 +39,7 @@ def hand_analysis_queue(*, hand: Hand) -> HandAnalysis | None:
             "status": HandAnalysis.Status.QUEUED,
             "level": settings.GAMES_ANALYSIS_LEVEL,
             "budget": settings.GAMES_ANALYSIS_BUDGET,
-            "seed": hand.seed or str(hand.pk),
+            "seed": coach.hand_seed(hand.pk),  # public, as the Hint's (never the deck's seed)
         },
     )
     transaction.on_commit(lambda: analysis_enqueue(hand_id=hand.pk))

@@ -8,6 +8,9 @@ only imports the engine and the bots. The answer travels back to the runner task
 asked, which submits it through the one write path with the version it was decided on:
 a decision that the table has moved past is refused as stale and changes nothing.
 
+The Hint button's coach (games/analysis/coach.py) is the same kind of question — the
+seat's Observation, the evaluator's level, budget and seed — and thinks in the same pool.
+
 Why processes and not threads: a strong bot searches for up to BUDGET seconds of pure
 Python, and in a thread of the server that holds the GIL against the event loop and the
 database thread, so every push of every table waits (the issue's "strong bots must not
@@ -28,6 +31,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from games import metrics
+from games.analysis.coach import Advice, CoachQuestion, advise
 from games.bots.question import STAND_IN_LEVEL, Question, Stamp, answer, thinker_start
 from games.runtime import clock
 
@@ -70,6 +74,20 @@ async def decide(q: Question) -> dict | None:
         return await sync_to_async(_answer_here, thread_sensitive=False)(q)
 
 
+async def coach(q: CoachQuestion) -> Advice:
+    """The Hint's advice (games/analysis/coach.py): the analysis's evaluator, a search of a
+    few hundred milliseconds, so it is thought where the searching bots think — in the pool,
+    or in a thread when there is none — never on the event loop."""
+    if settings.GAMES_BOT_THINKERS <= 0:
+        return await sync_to_async(advise, thread_sensitive=False)(q)
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_executor(), advise, q)
+    except BrokenProcessPool:
+        log.warning("a bot thinker process died; starting a new pool")
+        _discard()
+        return await sync_to_async(advise, thread_sensitive=False)(q)
+
+
 def _answer_here(q: Question) -> dict | None:
     """`answer` in this thread, its CPU counted (games/metrics.py): the bots' own share of
     the server's CPU, reported apart from the cost of an action (docs/performance.md)."""
@@ -87,7 +105,7 @@ def _executor() -> ProcessPoolExecutor:
         # forkserver: a clean process to fork workers from (forking the server itself would
         # copy its threads' locks and its sockets); it preloads the bots once.
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["games.bots.question"])
+        context.set_forkserver_preload(["games.bots.question", "games.analysis.coach"])
         _pool = ProcessPoolExecutor(
             max_workers=settings.GAMES_BOT_THINKERS,
             mp_context=context,

@@ -14,15 +14,19 @@ import time
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import Error as DatabaseError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, events, selectors
+from games import bots, engine, events, selectors
+from games.analysis.coach import CoachQuestion
+from games.analysis.selectors import hand_coach_seed
+from games.analysis.why import explain
 from games.engine import Refusal
 from games.models import Table
-from games.runtime import clock, lifecycle, presence, runner, table_cache, writer
+from games.runtime import clock, lifecycle, presence, runner, table_cache, thinking, writer
 from games.runtime.commands import Issuer, is_card_list
 from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
@@ -63,6 +67,8 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         self.attached = False  # counted by the clock runner
         self.person = False  # counted at the table (games/runtime/lifecycle.py)
         self.online = None  # friends see this user here (games/runtime/presence.py)
+        self.hinting = False  # a hint is being thought out for this socket
+        self.last_hint = None  # (version, the hint message) last sent
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -171,13 +177,32 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         await self.send(text_data=json.dumps({"type": "selection", "html": html, "legal": legal}))
 
     async def hint(self):
-        """What a basic bot would play from this seat's own view (no state change): the
-        Hint button of casual tables. The bot sees only what the seat sees (RULES §9)."""
+        """The coach's play for this seat and why (no state change): the Hint and Why?
+        buttons of casual tables. The coach is the analysis's evaluator with its budget and
+        seed (games/analysis/coach.py, docs/analysis.md), so a followed hint is never marked
+        a mistake afterwards; it sees only this seat's Observation (RULES §9) and thinks
+        where the searching bots think (games/runtime/thinking.py), never on this loop.
+        One hint at a time per socket; asked again at the same version, the same answer."""
+        if self.hinting:
+            return
+        self.hinting = True
         try:
-            cards = await database_sync_to_async(self._hint)(await table_cache.latest(self.table_id, self.version))
+            loaded = await table_cache.latest(self.table_id, self.version)
+            if self.last_hint and loaded is not None and self.last_hint[0] == loaded.version:
+                return await self.send(text_data=self.last_hint[1])
+            obs = self._hint_view(loaded)
+            seed = await database_sync_to_async(hand_coach_seed)(table_id=self.table_id, hand_no=obs.hand_no)
+            level, budget = settings.GAMES_ANALYSIS_LEVEL, settings.GAMES_ANALYSIS_BUDGET
+            advice = await thinking.coach(CoachQuestion(obs, level, budget, seed))
+            with translation.override(self.language):
+                why = explain(advice.facts)
+            message = json.dumps({"type": "hint", "version": loaded.version, "cards": advice.cards, "why": why})
+            self.last_hint = (loaded.version, message)
+            await self.send(text_data=message)
         except Refusal as refused:
-            return await self.send_error(refused.code, translate_rejection(refused, self.language))
-        await self.send(text_data=json.dumps({"type": "hint", "cards": cards}))
+            await self.send_error(refused.code, translate_rejection(refused, self.language))
+        finally:
+            self.hinting = False
 
     # --- outgoing -------------------------------------------------------------------
 
@@ -354,21 +379,16 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         with translation.override(self.language):
             return rendering.render_selection(result), bool(result["legal"])
 
-    def _hint(self, loaded) -> list[str]:
-        """The cards to select, or a Refusal saying why there is no hint (nothing changes)."""
-        from games import bots
-
+    def _hint_view(self, loaded) -> bots.Observation:
+        """What this seat sees, for the coach, or a Refusal saying why there is no hint."""
         if loaded is not None and not rendering.hints_allowed(loaded.table):
             # Said first: at a rated table the answer is never "wait for your turn".
             raise Refusal("hints_off", gettext_noop("Hints are only available at casual tables."))
         seat = selectors.seat_of(loaded.seats, self.user) if loaded else None
         game = loaded.game if loaded else None
-        move = None
-        if seat is not None and game is not None and game.phase in ("bury", "play") and game.turn == seat:
-            move = bots.choose(table=loaded.table, game=game, seat=seat, level="basic")
-        if not move:
+        if seat is None or game is None or game.phase not in ("bury", "play") or game.turn != seat:
             raise Refusal("no_hint", gettext_noop("No hint now: it is not your turn to play or bury."))
-        return move["cards"]
+        return bots.observe(game, seat)
 
 
 def _query_param(scope, name):
