@@ -46,12 +46,13 @@ def example(cards: str, level: str = "", trump: str = "", shape: str = "") -> Sa
 @register.simple_tag
 def trump_order(level: str, trump: str) -> SafeString:
     """Every trump once, high to low (RULES §2.3), equal-ranked cards side by side in one group
-    and a ">" between groups: the order comes from the engine's positions, not from here."""
+    and a ">" after each but the last: the order comes from the engine's positions."""
     ctx = engine.context(level, trump)
     trumps = ctx.sort(code for code in engine.CODES if ctx.is_trump(code))
     groups = [list(group) for _position, group in groupby(trumps, key=ctx.position)]
     language = get_language()
-    # Between groups a ">" for the eye, words for a screen reader ("big joker, trump, ranks above…").
+    # After each group but the last a ">" for the eye, words for a screen reader ("big joker,
+    # trump, ranks above…"); inside the group, so a line never starts with ">".
     above = format_html(
         '<span class="rules-order__gt"><span aria-hidden="true">&gt;</span><span class="visually-hidden">{}</span></span>',
         _("ranks above"),
@@ -61,8 +62,11 @@ def trump_order(level: str, trump: str) -> SafeString:
         level,
         trump,
         format_html_join(
-            above,
-            '<span class="rules-order__group">{}</span>',
-            ((card_row([card_face(code, ctx) for code in group], language),) for group in groups),
+            "",
+            '<span class="rules-order__group">{}{}</span>',
+            (
+                (card_row([card_face(code, ctx) for code in group], language), above if i < len(groups) - 1 else "")
+                for i, group in enumerate(groups)
+            ),
         ),
     )

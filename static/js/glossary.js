@@ -9,10 +9,15 @@
 
   function fit(wrap) {
     const tip = wrap.querySelector(".term-tip");
-    if (!tip) return;
+    const term = wrap.querySelector(".term");
+    if (!tip || !term) return;
     tip.style.removeProperty("--term-shift");
-    const over = tip.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+    const box = tip.getBoundingClientRect();
+    const over = box.right - (document.documentElement.clientWidth - 8);
     if (over > 0) tip.style.setProperty("--term-shift", `${-Math.ceil(over)}px`);
+    // On a phone the tip sits at the bottom of the screen: keep the word above it in view.
+    const covered = term.getBoundingClientRect().bottom - box.top + 16;
+    if (getComputedStyle(tip).position === "fixed" && covered > 0) window.scrollBy(0, covered);
   }
 
   function closeAll(except) {
