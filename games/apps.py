@@ -10,5 +10,6 @@ class GamesConfig(AppConfig):
         # their modules once, here, lets the writer import none of its handlers or callers.
         from games import checks  # noqa: F401  (registers the deploy check of GAMES_DECK_SEED)
         from games.friends import commands  # noqa: F401
+        from games.lessons import progress  # noqa: F401  (merges a visitor's lesson progress at login)
         from games.moderation import tables  # noqa: F401
         from games.runtime import lifecycle, play, seating  # noqa: F401

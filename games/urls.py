@@ -2,6 +2,7 @@ from django.urls import path
 
 from games.friends import views as friend_views
 from games.history import views as history_views
+from games.lessons import views as lesson_views
 from games.ratings import views as rating_views
 from games.web import rules_views, views
 
@@ -19,6 +20,8 @@ urlpatterns = [
     path("players/<str:username>/follow/", friend_views.follow, name="follow"),
     path("players/<str:username>/block/", friend_views.block, name="block"),
     path("rules/", rules_views.rules_page, name="rules"),
+    path("learn/", lesson_views.learn, name="learn"),
+    path("learn/<slug:slug>/", lesson_views.lesson, name="lesson"),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
