@@ -15,6 +15,8 @@
   let classifyTimer = null;
   let clockSkew = Number(root.dataset.now || Date.now()) - Date.now(); // server ms − this machine's ms
   let forcedAsked = -1;   // the version at which a forced play was last asked for
+  let lastHint = null;    // the coach's last answer {version, cards, why} (Hint and Why? share it)
+  let whyWanted = false;  // Why? was pressed before the hint came: show it when it does
   const conn = document.getElementById("conn");
   const baseTitle = document.title;
   const soundButton = root.querySelector("[data-sound-toggle]");
@@ -235,6 +237,28 @@
     selectionChanged();
   }
 
+  // Hint asks the coach (a search of a few hundred ms, docs/analysis.md) for this turn's play,
+  // and Why? shows the reason that came with it, in the polite live region under the hand.
+  function askHint(why) {
+    whyWanted = why;
+    if (send({ action: "hint" })) hintBusy(true);
+  }
+
+  function hintBusy(busy) {
+    root.querySelectorAll("[data-hint], [data-hint-why]").forEach((b) => {
+      if (busy) b.setAttribute("aria-busy", "true");
+      else b.removeAttribute("aria-busy");
+    });
+  }
+
+  function showWhy() {
+    whyWanted = false;
+    const box = document.getElementById("hint-why");
+    if (!box || !lastHint || !lastHint.why) return;
+    box.textContent = lastHint.why;
+    box.hidden = false;
+  }
+
   // "Play forced moves for me" (Settings): on my turn, ask the server to play my only
   // legal play; it answers "not_forced" when I have a choice, and nothing changes.
   function askForcedPlay() {
@@ -329,8 +353,13 @@
       if (box) box.innerHTML = msg.html;
       actionButtons().forEach((b) => { b.disabled = !msg.legal; });
     } else if (msg.type === "hint") {
+      hintBusy(false);
+      if (typeof msg.version === "number" && msg.version !== version) return; // that turn is over
+      lastHint = msg;
       select(msg.cards);
+      if (whyWanted) showWhy();
     } else if (msg.type === "error") {
+      hintBusy(false);
       if (msg.code === "not_forced") return; // I have a choice: nothing to do for me
       showError(msg.message, msg);
       if (selectable() && selectedCards().length) selectionChanged(); // let them try again
@@ -373,6 +402,8 @@
   });
 
   root.addEventListener("click", (event) => {
+    const term = event.target.closest("a.term"); // a game word's glossary entry (static/js/glossary.js)
+    if (term) term.target = "_blank"; // opens beside the table: the hand goes on here
     if (event.target.closest(".trick, .card-btn, [data-action]")) motion.skip(root); // acting skips the held trick
     const cardButton = event.target.closest(".card-btn");
     if (cardButton) {
@@ -388,7 +419,12 @@
       return;
     }
     if (event.target.closest("[data-hint]")) {
-      send({ action: "hint" });
+      askHint(false);
+      return;
+    }
+    if (event.target.closest("[data-hint-why]")) {
+      if (lastHint && lastHint.version === version) showWhy();
+      else askHint(true);
       return;
     }
     const button = event.target.closest("[data-action]");
