@@ -64,12 +64,14 @@ def cited_sections() -> dict[str, set[str]]:
 
 class PageText(HTMLParser):
     """A page as a player meets it: its text and attribute values (an href is an address,
-    not text), and the anchors of its links to the rules page."""
+    not text), the anchors of its links to the rules page's sections and the glossary words
+    it links (`term-<key>` anchors of the same page)."""
 
     def __init__(self, html: str):
         super().__init__()
         self.texts: list[str] = []
         self.anchors: list[str] = []
+        self.terms: list[str] = []
         self.ids: set[str] = set()
         self.feed(html)
 
@@ -77,7 +79,9 @@ class PageText(HTMLParser):
         for name, value in attrs:
             if name == "href":
                 match = RULES_LINK.match(value or "")
-                if match:
+                if match and match.group(1).startswith("term-"):
+                    self.terms.append(match.group(1).removeprefix("term-"))
+                elif match:
                     self.anchors.append(match.group(1))
             elif name == "id":
                 self.ids.add(value or "")
@@ -108,6 +112,8 @@ def assert_links_resolve(pages: dict[str, str], language: str) -> set[str]:
         page = PageText(html)
         assert not page.bare_references(), f"{name} ({language}) shows {page.bare_references()[:3]}"
         assert set(page.anchors) <= ids, f"{name} ({language}) links to missing sections {set(page.anchors) - ids}"
+        missing = {f"term-{key}" for key in page.terms} - ids
+        assert not missing, f"{name} ({language}) links to missing glossary words {missing}"
         linked |= set(page.anchors)
     return linked
 
@@ -194,7 +200,8 @@ def test_the_pages_players_see_link_every_rule_they_cite(players, settings):
         assert refusal.anchors == [rulebook.rule_anchor(RULE_OF["not_your_turn"])]
         with translation.override(language):
             assert rule_link_words(RULE_OF["not_your_turn"]) in verdicts["refusal"]
-        assert PageText(verdicts["throw"]).anchors == ["throws"]
+        throw = PageText(verdicts["throw"])
+        assert throw.anchors == ["throws"] and throw.terms == ["throw"]  # the word explains itself too
 
 
 def test_the_option_help_describes_the_choice_not_one_value():

@@ -29,12 +29,16 @@ register = template.Library()
 _tip_ids = count(1)
 
 
-def term_html(key: str, text: str | None = None) -> SafeString:
+def term_html(key: str, text: str | None = None, place: str | None = None) -> SafeString:
     """The markup of glossary term `key` (a key of games.glossary.TERMS), showing `text`
     (escaped) or the term's word in the active language. An unknown key raises KeyError:
-    a misspelt term is a bug to find in tests, not a word to show unexplained."""
+    a misspelt term is a bug to find in tests, not a word to show unexplained.
+
+    `place` names where the word stands when it is the only one of its key there (the table's
+    regions): its tooltip's id is then the same on every render, so a region that did not
+    change renders the same markup (and is not pushed again)."""
     term = TERMS[key]
-    tip_id = f"term-tip-{key}-{next(_tip_ids)}"
+    tip_id = f"term-tip-{key}-{place if place else next(_tip_ids)}"
     return format_html(
         '<span class="term-wrap"><a class="term" href="{}" data-term="{}" aria-describedby="{}">{}</a>'
         '<span class="term-tip" role="tooltip" id="{}">{}</span></span>',
@@ -48,5 +52,5 @@ def term_html(key: str, text: str | None = None) -> SafeString:
 
 
 @register.simple_tag
-def term(key: str, text: str | None = None) -> SafeString:
-    return term_html(key, text)
+def term(key: str, text: str | None = None, place: str | None = None) -> SafeString:
+    return term_html(key, text, place)

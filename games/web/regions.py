@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext
 
 from games.templatetags.cards import card_row
+from games.templatetags.glossary import term_html
 
 # The language of the render in progress (`one_language`), so that `_` need not look it up.
 _language: ContextVar[str | None] = ContextVar("regions_language", default=None)
@@ -65,6 +66,17 @@ def _(message: str) -> str:
     except KeyError:
         translated = _translated[language, message] = gettext(message)
         return translated
+
+
+# The phases whose names are game words (the status line's phase, the felt's title).
+PHASE_TERMS = {"deal": "declare", "last_chance": "last-chance", "bury": "bury"}
+
+
+def term(key: str, shown: str, place: str) -> SafeString:
+    """A game word that explains itself on hover, focus or tap (games/glossary.py), shown as
+    `shown`. Made once per language, word and place; its tooltip's id names the place, so an
+    unchanged region renders the same markup and is not pushed again."""
+    return _remembered(("term", key, shown, place), lambda: term_html(key, shown, place=place))
 
 
 def cards(faces: list[dict]) -> SafeString:
@@ -242,7 +254,7 @@ def _seat_head(name: str, shown: str, bot_label: str, is_me: bool, team: int) ->
 def _meta(p: dict, context: dict, view) -> str:
     parts = []
     if p.get("is_dealer"):
-        parts.append(format_html('<span class="badge dealer">{}</span>', _("Dealer")))
+        parts.append(format_html('<span class="badge dealer">{}</span>', term("dealer", _("Dealer"), "seat")))
     if p["autoplay"]:
         parts.append(
             format_html(
@@ -260,7 +272,7 @@ def _meta(p: dict, context: dict, view) -> str:
         )
     )
     if p.get("is_turn"):
-        flag = _("burying") if view["phase"] == "bury" else _("to play")
+        flag = term("bury", _("burying"), "seat") if view["phase"] == "bury" else _("to play")
         parts.append(format_html('<span class="turn-flag">{}</span>', flag))
         if context["clock_kind"] == "turn":
             parts.append(clock(context["deadline_ms"], _("time left to play"), False))
@@ -333,9 +345,10 @@ def status(context: dict) -> SafeString:
     the point cards won, the last trick, the reader's own buried cards."""
     table, view = context["table"], context["view"]
     if view:
-        phase = format_html(
-            '{} · <span class="phase">{}</span>', _("Hand %(n)s") % {"n": view["hand_no"]}, context["phase_label"]
-        )
+        label = context["phase_label"]
+        if view["phase"] in PHASE_TERMS:
+            label = term(PHASE_TERMS[view["phase"]], text(label), "status-phase")
+        phase = format_html('{} · <span class="phase">{}</span>', _("Hand %(n)s") % {"n": view["hand_no"]}, label)
     else:
         seated = context["seated"]
         phase = format_html(
@@ -378,7 +391,7 @@ def _scoreboard(context: dict, view: dict) -> SafeString:
         parts.append(
             format_html(
                 '<div class="my-bury"><span class="tile-label">{}</span> <span class="cards-row small">{}</span></div>',
-                _("Your buried cards (only you see them)"),
+                term("bury", _("Your buried cards (only you see them)"), "my-bury"),
                 cards(context["kitty"]),
             )
         )
@@ -433,11 +446,11 @@ def _tiles(context: dict, view: dict) -> SafeString:
         '<div class="sb-tiles"><div class="tile"><span class="tile-label">{}</span><span class="tile-value level-rank">{}</span></div>'
         '<div class="tile"><span class="tile-label">{}</span><span class="tile-value trump-value">{}</span></div>'
         '<div class="tile"><span class="tile-label">{}</span><span class="tile-value points">{}</span>{}</div></div>',
-        _("Level rank"),
+        term("level", _("Level rank"), "tile"),
         level,
-        _("Trump"),
+        term("trump", _("Trump"), "tile"),
         shown,
-        _("Defenders' points"),
+        term("point-cards", _("Defenders' points"), "tile"),
         view["defender_points"],
         note,
     )
@@ -454,7 +467,12 @@ def _team_rows(dealer: int | None, my_team: int | None, levels: tuple) -> SafeSt
         dealer_team = dealer is not None and (dealer % 2 == 0) == (team == 0)
         mine = my_team is not None and my_team == team
         name = _("North–South") if team == 0 else _("East–West")
-        role = "" if dealer is None else (_("dealer team") if dealer_team else _("defenders"))
+        place = f"team-{team}"
+        role = (
+            ""
+            if dealer is None
+            else (term("dealer", _("dealer team"), place) if dealer_team else term("defenders", _("defenders"), place))
+        )
         rows.append(
             format_html(
                 '<li class="team-row team-{}{}{}"><span class="team-name">{}{}</span><span class="team-role">{}</span>'
@@ -483,7 +501,11 @@ def _status_grid(context: dict, view: dict) -> SafeString:
         if view["dealer"] is not None
         else format_html('<span class="muted">{}</span>', _("first to declare"))
     )
-    parts = [format_html('<dt class="sg-dealer">{}</dt><dd class="sg-dealer">{}</dd>', _("Dealer"), dealer)]
+    parts = [
+        format_html(
+            '<dt class="sg-dealer">{}</dt><dd class="sg-dealer">{}</dd>', term("dealer", _("Dealer"), "status"), dealer
+        )
+    ]
     if view["turn"] is not None:
         parts.append(
             format_html('<dt class="sg-turn">{}</dt><dd class="turn sg-turn">{}</dd>', _("Turn"), context["turn_name"])
@@ -497,7 +519,9 @@ def _status_grid(context: dict, view: dict) -> SafeString:
     if context["flipped"]:
         parts.append(
             format_html(
-                '<dt>{}</dt><dd class="cards-row small">{}</dd>', _("Turned-up kitty card"), cards([context["flipped"]])
+                '<dt>{}</dt><dd class="cards-row small">{}</dd>',
+                term("kitty", _("Turned-up kitty card"), "status"),
+                cards([context["flipped"]]),
             )
         )
     return format_html('<dl class="status-grid">{}</dl>', SafeString("".join(parts)))
@@ -508,7 +532,7 @@ def _point_cards(sides: list[dict]) -> SafeString:
     for side in sides:
         who = _("North–South") if side["team"] == 0 else _("East–West")
         if side["defenders"]:
-            who = format_html("{} · {}", who, _("defenders"))
+            who = format_html("{} · {}", who, term("defenders", _("defenders"), "point-cards"))
         shown = cards(side["cards"]) if side["cards"] else SafeString('<span class="muted">—</span>')
         rows.append(
             format_html(
@@ -614,9 +638,9 @@ def _table_message(context: dict, view) -> SafeString:
     phase = view["phase"]
     if phase in ("deal", "last_chance"):
         if phase == "deal":
-            title = _("Dealing…")
+            title = term("declare", _("Dealing…"), "felt")
         else:
-            title = format_html("<strong>{}</strong> ", _("Last chance to declare!"))
+            title = format_html("<strong>{}</strong> ", term("last-chance", _("Last chance to declare!"), "felt"))
             if context["clock_kind"] == "last_chance":
                 title += clock(context["deadline_ms"], _("time left to declare"), False)
         parts = [format_html('<p class="phase-title">{}</p>', title)]
