@@ -24,7 +24,6 @@ Exit status: 0 when it ran, 2 when it could not run.
 import argparse
 import asyncio
 import itertools
-import json
 import os
 import random
 import resource
@@ -58,10 +57,12 @@ from live_data import (  # noqa: E402
 )
 from live_measure import action_latencies, cpu_seconds, fmt, percentiles  # noqa: E402
 
+from config.stack import status as stack_status  # noqa: E402
+
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/doubleup_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/1"
 TARGET_GROWTH_PCT = 5.0
-STACK = None  # the supervisor (config/stack/supervise.py, exec'd by config/stack/run)
+STACK = None  # supervisord (config/stack/serve.py, exec'd by config/stack/run)
 
 
 def fail(message: str) -> None:
@@ -85,7 +86,7 @@ def start_stack(env: dict, run_dir: Path, port: int) -> Path:
     while time.monotonic() < deadline:
         if STACK.poll() is not None:
             fail(f"the stack exited at start:\n{log_path.read_text(errors='replace')[-2000:]}")
-        if (run_dir / "processes.json").exists():
+        if stack_status.ready(run_dir, int(env["STACK_PROCESSES"])):
             import socket
 
             try:
@@ -100,7 +101,7 @@ def start_stack(env: dict, run_dir: Path, port: int) -> Path:
 
 def stop_stack() -> None:
     if STACK is not None and STACK.poll() is None:
-        STACK.send_signal(signal.SIGTERM)  # the supervisor stops its children
+        STACK.send_signal(signal.SIGTERM)  # supervisord stops every process
         try:
             STACK.wait(20)
         except subprocess.TimeoutExpired:
@@ -110,7 +111,7 @@ def stop_stack() -> None:
 def server_rss_mb(run_dir: Path) -> dict[str, float]:
     """Resident memory of each daphne process of the stack, in MB."""
     rss = {}
-    for entry in json.loads((run_dir / "processes.json").read_text()):
+    for entry in stack_status.processes(run_dir).values():
         if entry["name"].startswith("daphne-"):
             try:
                 status = Path(f"/proc/{entry['pid']}/status").read_text()
@@ -124,7 +125,7 @@ def server_rss_mb(run_dir: Path) -> dict[str, float]:
 def server_cpu_s(run_dir: Path) -> float:
     """CPU seconds used so far by all daphne processes of the stack together."""
     total = 0.0
-    for entry in json.loads((run_dir / "processes.json").read_text()):
+    for entry in stack_status.processes(run_dir).values():
         if entry["name"].startswith("daphne-"):
             try:
                 total += cpu_seconds(entry["pid"])

@@ -2,6 +2,7 @@
 clients that talk to them over loopback."""
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -12,8 +13,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from xmlrpc.client import Fault
 
 from django.conf import settings
+
+from config.stack import status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,12 +82,14 @@ def wait_listening(port: int, process: subprocess.Popen, what: str, timeout: flo
 
 
 class Stack:
-    """The production stack exactly as `config/stack/run` starts it (config/stack/supervise.py:
-    nginx in front of `processes` daphne processes, DEBUG=0), on a free port, against the
-    pytest test database. Static files must be collected first (`collectstatic`)."""
+    """The production stack exactly as `config/stack/run` starts it (config/stack/serve.py:
+    supervisord running nginx in front of `processes` daphne processes, DEBUG=0), on a free
+    port, against the pytest test database. Static files must be collected first
+    (`collectstatic`)."""
 
     def __init__(self, processes: int = 2, **env):
         self.port = free_port()
+        self.count = processes
         self.run_dir = Path(tempfile.mkdtemp(prefix="doubleup-test-stack-"))
         self.env = {
             **os.environ,
@@ -101,14 +107,14 @@ class Stack:
 
     def start(self) -> "Stack":
         self.process = subprocess.Popen(
-            [sys.executable, "config/stack/supervise.py"],
+            [sys.executable, "config/stack/serve.py"],
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=open(self.run_dir / "stack.log", "wb"),  # noqa: SIM115 (the child keeps it)
         )
         deadline = time.monotonic() + 40
-        while not (self.run_dir / "processes.json").exists():
+        while not status.ready(self.run_dir, self.count):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the stack did not start: {self.log()[-3000:]}")
             time.sleep(0.1)
@@ -119,19 +125,25 @@ class Stack:
         return (self.run_dir / "stack.log").read_text(errors="replace")
 
     def processes(self) -> dict[str, dict]:
-        """name → {pid, socket} of the supervisor's children, as it last wrote them."""
-        return {entry["name"]: entry for entry in json.loads((self.run_dir / "processes.json").read_text())}
+        """name → supervisord's record of that process (pid, statename, group, …)."""
+        return status.processes(self.run_dir)
 
     def upstream_of(self, name: str) -> str:
         """The X-Upstream nginx reports for a request that process `name` served."""
-        return f"unix:{self.processes()[name]['socket']}"
+        return f"unix:{self.run_dir / name}.sock"
 
-    def kill(self, name: str) -> None:
-        os.kill(self.processes()[name]["pid"], signal.SIGKILL)
+    def kill(self, name: str, *, for_good: bool = False) -> None:
+        """A crash (SIGKILL). supervisord starts the process again at once, unless `for_good`:
+        then it is told to leave it stopped, as if its machine were gone."""
+        info = self.processes()[name]
+        os.kill(info["pid"], signal.SIGKILL)
+        while for_good and self.processes()[name]["statename"] != "STOPPED":
+            with contextlib.suppress(Fault):  # between its death and its restart: nothing to stop
+                status.supervisor(self.run_dir).stopProcess(f"{info['group']}:{name}")
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            self.process.terminate()  # the supervisor stops its children
+            self.process.terminate()  # supervisord stops every process
             try:
                 self.process.wait(20)
             except subprocess.TimeoutExpired:

@@ -227,8 +227,7 @@ def _first_after(table_id, version, timeout):
 
 async def test_a_killed_server_process_hands_its_sockets_and_the_clock_to_the_other(services, players):
     _postgres, redis = services
-    # The supervisor would start the killed process again after a while: not within this test.
-    stack = Stack(processes=2, STACK_TABLE_AFFINITY="0", REDIS_URL=redis.url(), STACK_RESTART_DELAY="600").start()
+    stack = Stack(processes=2, STACK_TABLE_AFFINITY="0", REDIS_URL=redis.url()).start()
     try:
         doomed, survivor = stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")
         table = await sync_to_async(make_table)(players[0], players=players, pace_ms=40, window_ms=200)
@@ -244,7 +243,7 @@ async def test_a_killed_server_process_hands_its_sockets_and_the_clock_to_the_ot
         await asyncio.sleep(1.0)  # mid-deal (4 s at 40 ms a card)
         assert (await load(table.pk))[1].phase == "deal"
 
-        await sync_to_async(stack.kill)("daphne-1")
+        await sync_to_async(stack.kill)("daphne-1", for_good=True)  # it stays down: no restart to race
         for seat in away:  # those players come back, too
             cookie = await sync_to_async(session_cookie)(players[seat])
             clients[seat] = await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookie, reconnect=True)

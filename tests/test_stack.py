@@ -1,6 +1,7 @@
-"""The production stack (config/stack/: nginx in front of two daphne processes, DEBUG=0)
-plays a whole hand with four sockets spread over both processes, all through nginx, and
-its analysis worker analyses the hand."""
+"""The production stack (config/stack/: supervisord running nginx in front of two daphne
+processes, DEBUG=0) plays a whole hand with four sockets spread over both processes, all
+through nginx, and its analysis worker analyses the hand; supervisord starts a killed
+process again and stops everything on SIGTERM."""
 
 import os
 import time
@@ -52,7 +53,7 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
     assert status == 200 and b"WebSocket" in body and "X-Upstream" not in headers
     status, headers, _body = await sync_to_async(fetch)(stack, "/")
     assert status == 200 and headers["X-Upstream"] in {stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")}
-    assert "Secure" not in headers.get("Set-Cookie", "")  # plain http on this machine (supervise.py)
+    assert "Secure" not in headers.get("Set-Cookie", "")  # plain http on this machine (serve.py)
 
     table = await sync_to_async(make_table)(players[0], players=players)
     clients = []
@@ -79,7 +80,7 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
 
 
 async def test_a_tables_sockets_share_one_process_until_it_dies(collected_static, players):
-    stack = Stack(processes=2, STACK_RESTART_DELAY="600").start()  # table affinity: the default
+    stack = Stack(processes=2).start()  # table affinity: the default
     try:
         one, other = stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")
         cookies = [await sync_to_async(session_cookie)(user) for user in players]
@@ -102,7 +103,7 @@ async def test_a_tables_sockets_share_one_process_until_it_dies(collected_static
         for client in first[1:] + lobby:
             await client.close()
         before = [{id(m) for m in c.received} for c in clients]
-        await sync_to_async(stack.kill)("daphne-1" if home == one else "daphne-2")
+        await sync_to_async(stack.kill)("daphne-1" if home == one else "daphne-2", for_good=True)
         clients[0] = await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookies[0], reconnect=True)
         for client, old in zip(clients, before, strict=True):
             await client.wait_for(lambda m, old=old: m["type"] == "state" and id(m) not in old, timeout=30)
@@ -125,12 +126,15 @@ def alive(pid: int) -> bool:
 
 
 def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_static, db):
-    stack = Stack(processes=2, STACK_RESTART_DELAY="0.5").start()
+    stack = Stack(processes=2).start()
     try:
         before = stack.processes()
+        assert set(before) == {"daphne-1", "daphne-2", "analysis-worker", "nginx"}
         stack.kill("daphne-1")
         deadline = time.monotonic() + 30
-        while stack.processes()["daphne-1"]["pid"] == before["daphne-1"]["pid"]:
+        while (now := stack.processes()["daphne-1"])["statename"] != "RUNNING" or now["pid"] == before["daphne-1"][
+            "pid"
+        ]:
             assert time.monotonic() < deadline, "the killed process was not started again"
             time.sleep(0.1)
         # nginx reaches the new process (least_conn: both get requests).
