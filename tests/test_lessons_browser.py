@@ -61,7 +61,7 @@ def test_a_visitor_takes_lessons_one_to_three_and_sees_the_progress(server, brow
     pick(page, "S5")
     page.get_by_test_id("play").click()
     assert "Your ♠5 is worth 5 points" in answer(page)
-    page.wait_for_function("document.getElementById('lesson-announce').textContent.includes('♠5')")
+    page.wait_for_function("() => document.getElementById('lesson-announce').textContent.includes('♠5')")
     assert page.locator(".lesson-feedback.is-short").is_visible()
     pick(page, "SK")
     page.get_by_test_id("play").click()
@@ -97,6 +97,40 @@ def test_a_visitor_takes_lessons_one_to_three_and_sees_the_progress(server, brow
     assert [s.strip("✓ ") for s in states[:4]] == ["Done", "Done", "Done", "Not done yet"]
     assert "3 of 12 lessons done" in page.get_by_test_id("learn-progress").inner_text()
     assert "Continue with lesson 4" in page.get_by_test_id("continue").inner_text()
+    context.close()
+
+
+def submit(page, testid):
+    """Press a button of the board and wait for the server's answer to be on the page."""
+    page.get_by_test_id(testid).click()
+    page.wait_for_selector("#lesson-board:not([aria-busy])", state="attached")
+
+
+def test_a_visitor_plays_the_guided_hand_by_its_tips(server, browser):
+    """Lesson 12 on a phone: at each turn the tip's cards are picked with its button and
+    played, from the declaration to the last trick; the hand's score is explained."""
+    context, page = visitor(browser, server, "390x844")
+    page.goto(server + "/learn/guided-hand/")
+    moves, shots = 0, set()
+    while not page.locator(".lesson-feedback.is-done").count():
+        assert page.get_by_test_id("tip").is_visible()
+        phase = page.get_by_test_id("hand").get_attribute("data-phase")
+        if phase not in shots:  # the deal, the bury and the play, once each
+            shots.add(phase)
+            page.screenshot(path=str(LESSON_SHOTS / f"12-guided-hand-{phase}-390x844-en.png"), full_page=True)
+        if page.get_by_test_id("suggest").count():
+            submit(page, "suggest")
+            submit(page, "play")
+        else:
+            submit(page, "pass")
+        assert not page.locator(".lesson-feedback.is-refused").count(), answer(page)
+        moves += 1
+        assert moves < 60
+    assert shots >= {"last_chance", "bury", "play"}
+    assert "The defenders scored" in answer(page)
+    page.screenshot(path=str(LESSON_SHOTS / "12-guided-hand-over-390x844-en.png"), full_page=True)
+    page.goto(server + "/learn/")
+    assert "1 of 12 lessons done" in page.get_by_test_id("learn-progress").inner_text()
     context.close()
 
 

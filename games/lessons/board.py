@@ -53,8 +53,18 @@ def board_context(lesson: Lesson, state: dict[str, Any]) -> dict[str, Any]:
         "feedback": feedback,
         "done": done,
         "tip": guided.tip(game) if lesson.action == "hand" and action else "",
+        "can_suggest": lesson.action == "hand" and bool(action) and bool(guided.advice(game)),
         "next": next_lesson(lesson),
+        "previous": _previous(lesson, view, ctx),
     }
+
+
+def _previous(lesson: Lesson, view: dict[str, Any], ctx) -> list[dict[str, Any]] | None:
+    """In the guided hand, the trick finished before the one on the table: the bots may
+    have ended it and led again before the learner's turn."""
+    if lesson.action != "hand" or not view["trick"] or not view.get("last_trick"):
+        return None
+    return _trick_lines(view["last_trick"], ctx)
 
 
 def _action(lesson: Lesson, game: engine.Game, done: bool) -> str:
@@ -89,7 +99,6 @@ def shown_trick(view: dict[str, Any]) -> tuple[list, bool]:
 def _seats(view: dict[str, Any], ctx) -> list[dict[str, Any]]:
     trick, _finished = shown_trick(view)
     played = {seat: cards for seat, cards in trick}
-    standing = view.get("standing") or {}
     winning = engine.trick_winner(trick, ctx) if trick and view["trump"] else None
     return [
         {
@@ -101,7 +110,6 @@ def _seats(view: dict[str, Any], ctx) -> list[dict[str, Any]]:
             "is_dealer": view["dealer"] == seat,
             "is_turn": view["turn"] == seat,
             "is_winning": winning == seat,
-            "is_declarer": standing.get("seat") == seat,
         }
         for seat in (2, 3, 1, LEARNER)
     ]
@@ -110,7 +118,7 @@ def _seats(view: dict[str, Any], ctx) -> list[dict[str, Any]]:
 def _trump_words(view: dict[str, Any]) -> dict[str, Any]:
     trump = view["trump"] or (view.get("standing") or {}).get("trump")
     return {
-        "level": view["level"],
+        "level": view["result"]["level"] if view.get("result") else view["level"],  # the hand's, not the next
         "symbol": engine.SUIT_SYMBOLS.get(trump or "", ""),
         "no_trump": trump == "NT",
         "red": trump in ("H", "D"),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from games import engine
 
 from .lesson import Lesson
-from .outcome import Outcome, Verdict, cards_label, our_team_won, throw_story, trick_story
+from .outcome import Outcome, Verdict, cards_label, our_team_won, sentences, throw_story, trick_story
 from .positions import Position
 
 RIGHT, PARTNER, LEFT = 1, 2, 3
@@ -51,7 +51,7 @@ def _win_check(right: Promise, short: Promise) -> Callable[[Outcome], Verdict]:
         mine = cards_label(outcome.learner_cards(trick))
         if our_team_won(trick):
             return Verdict(True, str(right) % {"cards": mine})
-        return Verdict(False, f"{trick_story(outcome, trick)} {str(short) % {'cards': mine}}")
+        return Verdict(False, sentences(trick_story(outcome, trick), str(short) % {"cards": mine}))
 
     return check
 
@@ -69,13 +69,8 @@ def _follow_check(outcome: Outcome) -> Verdict:
             )
             % {"cards": cards_label(mine)},
         )
-    return Verdict(
-        False,
-        trick_story(outcome, trick)
-        + " "
-        + _("Your %(cards)s gave them points. When you must follow and cannot win, play your lowest card.")
-        % {"cards": cards_label(mine)},
-    )
+    hint = _("Your %(cards)s gave them points. When you must follow and cannot win, play your lowest card.")
+    return Verdict(False, sentences(trick_story(outcome, trick), hint % {"cards": cards_label(mine)}))
 
 
 def _tractor_check(outcome: Outcome) -> Verdict:
@@ -85,10 +80,8 @@ def _tractor_check(outcome: Outcome) -> Verdict:
     if outcome.failed_throw:
         return Verdict(False, throw_story(outcome.failed_throw))
     if engine.shape_of(led, outcome.ctx)["shape"] != "tractor":
-        return Verdict(
-            False,
-            _("%(cards)s is not a tractor.") % {"cards": cards_label(led)} + " " + trick_story(outcome, trick),
-        )
+        not_one = _("%(cards)s is not a tractor.") % {"cards": cards_label(led)}
+        return Verdict(False, sentences(not_one, trick_story(outcome, trick)))
     if not our_team_won(trick):
         return Verdict(False, trick_story(outcome, trick))
     return Verdict(
@@ -106,12 +99,8 @@ def _throw_check(outcome: Outcome) -> Verdict:
     assert trick is not None
     led = outcome.moves[0]
     if outcome.failed_throw:
-        return Verdict(
-            False,
-            throw_story(outcome.failed_throw)
-            + " "
-            + _("Throw only what nobody can beat: here, the cards above every ♣ the others may hold."),
-        )
+        hint = _("Throw only what nobody can beat: here, the cards above every ♣ the others may hold.")
+        return Verdict(False, sentences(throw_story(outcome.failed_throw), hint))
     if engine.shape_of(led, outcome.ctx)["shape"] != "throw":
         return Verdict(
             False,

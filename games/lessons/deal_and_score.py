@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 from games import engine
 
 from .lesson import Lesson
-from .outcome import Outcome, Verdict, cards_label, result_story
+from .outcome import Outcome, Verdict, cards_label, result_story, sentences
 from .positions import LEARNER, Position
 
 RIGHT, PARTNER, LEFT = 1, 2, 3
@@ -59,16 +59,11 @@ def _kitty_check(outcome: Outcome) -> Verdict:
     assert result is not None
     story = result_story(result)
     if result["kitty_multiplier"] >= 4:
-        return Verdict(
-            True,
-            _(
-                "Right: you took the last trick with a pair, so the kitty's %(points)s points counted ×%(times)s. "
-                "A single counts ×2, a pair ×4, a tractor of two pairs ×16."
-            )
-            % {"points": result["kitty_points"], "times": result["kitty_multiplier"]}
-            + " "
-            + story,
-        )
+        right = _(
+            "Right: you took the last trick with a pair, so the kitty's %(points)s points counted ×%(times)s. "
+            "A single counts ×2, a pair ×4, a tractor of two pairs ×16."
+        ) % {"points": result["kitty_points"], "times": result["kitty_multiplier"]}
+        return Verdict(True, sentences(right, story))
     if result["kitty_multiplier"]:
         hint = _("You took the last trick with a single: ×2 only. Keep your pair for the last trick: ×4.")
     else:
@@ -76,7 +71,7 @@ def _kitty_check(outcome: Outcome) -> Verdict:
             "The dealer's side took the last trick, so the kitty counted for nobody: a single ♣A can be ruffed, "
             "a pair only by a pair of trumps."
         )
-    return Verdict(False, f"{hint} {story}")
+    return Verdict(False, sentences(hint, story))
 
 
 def _score_check(outcome: Outcome) -> Verdict:
@@ -85,8 +80,9 @@ def _score_check(outcome: Outcome) -> Verdict:
     change = result["level_change"]
     story = result_story(result)
     if change["team"] == engine.team_of(LEARNER) and change["levels"] >= 2:
-        return Verdict(True, _("Right: under 40 is worth two levels to the dealer team.") + " " + story)
-    return Verdict(False, f"{story} {_('Under 40 would have been worth two levels: win the 15 points on the table.')}")
+        return Verdict(True, sentences(_("Right: under 40 is worth two levels to the dealer team."), story))
+    hint = _("Under 40 would have been worth two levels: win the 15 points on the table.")
+    return Verdict(False, sentences(story, hint))
 
 
 LESSONS = (

@@ -6,7 +6,7 @@ bots'), the fixing of trump, the bury and every trick. The learner declares (or 
 once the cards are dealt; a bot's override gives them one more say while they still hold
 a stronger declaration. The opponents are the novice bot (the beginner's level) where this
 build has it, the partner is the basic bot. Tips read the engine too: the legal
-declarations, the forced play, who is winning the trick, and the basic bot's suggestion.
+declarations, the forced play, who is winning the trick, and the basic bot's choice.
 """
 
 import random
@@ -24,7 +24,7 @@ from .positions import LEARNER
 # and bury, and the whole hand is played (tests/test_lessons.py plays it through).
 SEED = "guided-hand-31"
 PARTNER_LEVEL = "basic"
-ADVISER = "basic"  # whose suggestion the tips quote
+ADVISER = "basic"  # whose choice the tips suggest
 
 Events = list[dict[str, Any]]
 
@@ -108,9 +108,16 @@ def bot_move(game: engine.Game, seat: int, level: str) -> tuple[engine.Game, Eve
         return engine.step(game, {"type": "play", "seat": seat, "cards": engine.sample_play(game, seat, rng)})
 
 
-def suggestion(game: engine.Game) -> list[str]:
-    """The basic bot's bury or play for the learner now."""
-    return list(bots.decide(bots.observe(game, LEARNER), ADVISER)["cards"])
+def advice(game: engine.Game) -> list[str] | None:
+    """The cards the tip suggests now, the basic bot's choice from the learner's seat: a
+    declaration (None: pass), the 8 cards to bury or the play; None when it is not the
+    learner's move."""
+    observation = bots.observe(game, LEARNER)
+    if game.phase == "last_chance":
+        return bots.decide_declaration(observation, ADVISER) if observation.can_declare else None
+    if (game.phase == "bury" and game.dealer == LEARNER) or (game.phase == "play" and game.turn == LEARNER):
+        return list(bots.decide(observation, ADVISER)["cards"])
+    return None
 
 
 def tip(game: engine.Game) -> str:
@@ -121,19 +128,19 @@ def tip(game: engine.Game) -> str:
         return _(
             "Tip: bury low cards of your shortest side suits; keep trumps and point cards (5, 10, K) out of the kitty."
         )
-    if game.phase != "play" or game.turn != LEARNER:
+    cards = advice(game)
+    if cards is None:
         return ""
-    forced = engine.forced_play(game, LEARNER)
-    if forced is not None:
-        return _("Tip: %(cards)s is your only legal play.") % {"cards": cards_label(forced)}
-    advice = {"cards": cards_label(suggestion(game))}
+    if engine.forced_play(game, LEARNER) is not None:
+        return _("Tip: %(cards)s is your only legal play.") % {"cards": cards_label(cards)}
+    said = {"cards": cards_label(cards)}
     trick = game.trick or []
     if not trick:
         return (
             _(
                 "Tip: you lead. An ace, a pair or a tractor of a side suit is hard to beat; the basic bot would lead %(cards)s."
             )
-            % advice
+            % said
         )
     ctx = game.play_context()
     if engine.trick_winner(trick, ctx) == engine.partner_of(LEARNER):
@@ -141,20 +148,19 @@ def tip(game: engine.Game) -> str:
             _(
                 "Tip: your partner is winning this trick: give them points (a 5, 10 or K) if you can; the basic bot would play %(cards)s."
             )
-            % advice
+            % said
         )
     led = ctx.cls[trick[0][1][0]]
-    hand = (game.hands or [[]])[LEARNER]
-    if not any(ctx.cls[c] == led for c in hand):
+    if not any(ctx.cls[c] == led for c in (game.hands or [[]])[LEARNER]):
         return (
             _(
                 "Tip: you have none of the led suit: ruff with a trump to win it, or throw away a low card; the basic bot would play %(cards)s."
             )
-            % advice
+            % said
         )
     return (
         _("Tip: follow the led suit; win the trick if you can, else play low. The basic bot would play %(cards)s.")
-        % advice
+        % said
     )
 
 
@@ -162,10 +168,10 @@ def _declaring_tip(game: engine.Game) -> str:
     options = engine.legal_declarations(game, LEARNER)
     if not options:
         return _("Tip: you have no stronger declaration to make: pass.")
-    advice = bots.decide_declaration(bots.observe(game, LEARNER), ADVISER)
-    if advice:
+    cards = advice(game)
+    if cards:
         return _("Tip: declare %(cards)s: that suit becomes trump, and in the first hand the declarer deals.") % {
-            "cards": cards_label(advice)
+            "cards": cards_label(cards)
         }
     return _("Tip: you could declare %(cards)s, but you hold few cards of that suit: passing is wiser.") % {
         "cards": cards_label(options[0])

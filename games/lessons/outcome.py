@@ -9,8 +9,8 @@ engine's events and state.
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games import engine
 
@@ -96,6 +96,12 @@ def cards_label(codes: list[str]) -> str:
     return " ".join(card_label(c) for c in codes)
 
 
+def sentences(*parts: str) -> str:
+    """Sentences one after the other: a space between them in English, none in Chinese
+    (whose full stop "。" is its own space)."""
+    return ("" if (get_language() or "").startswith("zh") else " ").join(parts)
+
+
 def seat_phrase(seat: int) -> str:
     return str(SEAT_PHRASES[seat])
 
@@ -141,4 +147,4 @@ def result_story(result: dict[str, Any]) -> str:
             "80 or more: the defenders take over the deal and go up %(levels)s levels.",
             levels,
         )
-    return " ".join([*parts, sentence % {"levels": levels}])
+    return sentences(*parts, sentence % {"levels": levels})

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from games import engine
 from games.engine.errors import rule_refusal
 
+from . import guided
 from .board import board_context
 from .catalogue import LESSONS, first_not_done, lesson_by_slug
 from .coach import lesson_act, lesson_start
@@ -22,7 +23,7 @@ from .lesson import Lesson
 from .positions import LEARNER, restore
 from .progress import lesson_complete, lesson_state, lesson_state_save, lessons_done
 
-MOVES = ("play", "declare", "bury", "pass")
+MOVES = ("play", "declare", "bury", "pass")  # the learner's moves; "suggest" picks the tip's cards
 MAX_CARDS = 40  # more than any move needs: a bury picks 8 of 33
 
 
@@ -72,6 +73,8 @@ def _move(request, found: Lesson, state: dict) -> dict:
         return lesson_start(found)
     if op == "clear":
         return {**state, "selected": []}
+    if op == "suggest":
+        return _suggest(found, state)
     if (state.get("feedback") or {}).get("status") == "done":
         return state  # the lesson is over: only "again" starts it anew
     if op not in MOVES:
@@ -100,6 +103,17 @@ def _toggle(state: dict, value: str) -> dict:
         return state
     selected = set(state.get("selected", ()))
     selected ^= {index}
+    return {**state, "selected": sorted(selected)}
+
+
+def _suggest(found: Lesson, state: dict) -> dict:
+    """Pick the cards the guided hand's tip suggests (the learner still plays them)."""
+    cards = guided.advice(restore(state["game"])) if found.action == "hand" else None
+    if not cards:
+        return state
+    hand, selected = _hand(state), []
+    for code in cards:
+        selected.append(next(i for i, held in enumerate(hand) if held == code and i not in selected))
     return {**state, "selected": sorted(selected)}
 
 

@@ -73,6 +73,7 @@
     data.set("op", submitter.value);
     picked().forEach((b) => data.append("cards", b.dataset.card));
     submitter.disabled = true;
+    holder.setAttribute("aria-busy", "true"); // until the answer is on the page
     let html;
     try {
       const response = await fetch(form().action, {
@@ -85,6 +86,7 @@
       html = await response.text();
     } catch (error) {
       submitter.disabled = false;
+      holder.removeAttribute("aria-busy");
       const fallback = document.createElement("input"); // post the plain way, the page reloads
       fallback.type = "hidden";
       fallback.name = "op";
@@ -94,6 +96,7 @@
       return;
     }
     holder.innerHTML = html;
+    holder.removeAttribute("aria-busy");
     prepare();
     const feedback = holder.querySelector("[data-feedback]");
     announce(feedback ? feedback.querySelector("[data-announce]").textContent.trim() : "");
