@@ -76,6 +76,7 @@ async def _follow_hints(client, table_id, hands: int, timeout=240.0):
             await client.send({"action": "declare", "cards": cards, "version": table.version})
             await asyncio.sleep(0.05)
         elif game and game.phase in ("bury", "play") and game.turn == HUMAN and done_at != table.version:
+            await _until_shown(client, table.version)  # as a page asks: about the version it shows
             await client.send({"action": "hint"})
             hint = await client.receive_until(lambda m: m["type"] in ("hint", "error"), timeout=10)
             assert hint["type"] == "hint", hint
@@ -85,6 +86,13 @@ async def _follow_hints(client, table_id, hands: int, timeout=240.0):
             done_at = table.version
         await asyncio.sleep(0.01)
     raise AssertionError(f"the hands were not finished in {timeout}s")
+
+
+async def _until_shown(client, version):
+    """Wait until the socket has pushed `version` (this test reads the database directly)."""
+    shown = max((m["version"] for m in client.received if m["type"] == "state"), default=-1)
+    if shown < version:
+        await client.receive_until(lambda m: m["type"] == "state" and m["version"] >= version)
 
 
 @pytest.mark.django_db(transaction=True)
