@@ -33,7 +33,7 @@ class RegisterForm(UserCreationForm):
 
     def clean_username(self):
         username = super().clean_username()
-        if username.lower().startswith(GUEST_PREFIX):  # guests' names: nobody may pose as one
+        if username and username.lower().startswith(GUEST_PREFIX):  # guests' names: nobody may pose as one
             raise ValidationError(
                 _("Names starting with “%(prefix)s” are kept for guests."), params={"prefix": GUEST_PREFIX}
             )

@@ -45,6 +45,9 @@ def test_a_visitor_plays_as_a_guest_in_one_click():
 def test_the_same_guest_plays_again():
     client = Client()
     play_as_guest(client)
+    table = Table.objects.get()
+    home = client.get(reverse("lobby")).text  # the way back to a private table
+    assert f'href="/tables/{table.pk}/?invite={table.invite_code}" data-testid="guest-resume"' in home
     play_as_guest(client)
     assert User.objects.filter(profile__is_guest=True).count() == 1
     assert Table.objects.count() == 2

@@ -54,9 +54,12 @@ def test_play_now_needs_the_csrf_token():
     assert not Table.objects.exists()
 
 
-def test_the_lobby_shows_a_play_now_button_to_everyone(client):
+def test_a_visitor_meets_the_front_door_and_a_player_play_now(client):
     anonymous = client.get(reverse("lobby")).text
-    assert 'data-testid="play-now"' in anonymous and f'href="{reverse("login")}?next=/"' in anonymous
+    assert 'data-testid="front-door"' in anonymous and 'data-testid="play-now"' not in anonymous
+    assert f'action="{reverse("play_as_guest")}"' in anonymous and 'data-testid="play-as-guest"' in anonymous
+    for way in (reverse("learn"), reverse("rules"), reverse("login"), reverse("register")):
+        assert f'href="{way}"' in anonymous, way
     client.force_login(make_user("mei"))
     html = client.get(reverse("lobby")).text
     assert f'action="{reverse("play_now")}"' in html and 'data-testid="play-now"' in html

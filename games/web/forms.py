@@ -59,7 +59,10 @@ class TableForm(forms.ModelForm):
             "name": _("Shown in the lobby, e.g. “Friday night game”."),
             "is_private": _("Private tables are not listed in the lobby; invite people with the table’s link."),
             "allow_bots": _("Lets the owner fill free seats with bots."),
-            "guests_may_chat": _("Guests are visitors playing without an account; they may always watch and play."),
+            "guests_may_chat": _(
+                "Guests are visitors without an account. Unticked, they can still watch, and play at casual "
+                "tables, but not chat."
+            ),
             "rated": _("A rated match between four people changes their ratings; with a bot it is casual."),
         }
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Friday night game")})}

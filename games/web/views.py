@@ -47,7 +47,13 @@ def lobby_context(request, form=None) -> dict:
         "play_now_form": PlayNowForm(initial={"level": level or bot_levels.default()}),
         "front_door": visitor,
         "front_door_trick": rendering.faces(FRONT_DOOR_TRICK, None) if visitor else (),
+        # A guest's tables are private (not in the list): the way back to the one under way.
+        "guest_table": guest_table(request.user) if is_guest(request.user) else None,
     }
+
+
+def guest_table(user) -> Table | None:
+    return Table.objects.filter(owner=user, status=Table.Status.PLAYING).order_by("-created_at").first()
 
 
 def lobby(request):
