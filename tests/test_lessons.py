@@ -260,3 +260,16 @@ def test_each_lesson_links_its_section_of_the_rules_page():
     for lesson in LESSONS:
         page = client.get(reverse("lesson", args=[lesson.slug])).content.decode()
         assert f'href="{reverse("rules")}#' in page
+
+
+def test_a_lesson_changed_since_the_session_kept_it_starts_afresh():
+    client = Client()
+    slug = "pairs"
+    move(client, slug, "play", "D4 D4")
+    session = client.session
+    states = session[STATES_KEY]
+    states[slug] = {**states[slug], "key": 0, "game": {"broken": True}}  # made for an older lesson
+    session[STATES_KEY] = states
+    session.save()
+    page = client.get(reverse("lesson", args=[slug])).content.decode()
+    assert 'data-testid="feedback"' not in page and 'data-card="DK"' in page

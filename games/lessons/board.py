@@ -158,10 +158,12 @@ def _feedback(lesson: Lesson, feedback: dict[str, Any] | None, game: engine.Game
         }
     outcome = outcome_of(feedback)
     verdict = verdict_of(lesson, outcome)
+    result = outcome.result  # a hand played to its end: its kitty is shown to all (RULES §6.3)
     return {
         "status": "done" if verdict.passed else "short",
         "text": verdict.text,
         "tricks": [_trick_lines(trick, ctx) for trick in outcome.tricks],
+        "kitty": rendering.faces(result["buried"], ctx) if result else None,
     }
 
 

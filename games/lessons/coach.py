@@ -10,6 +10,7 @@ the basic bot), the learner's forced plays are made for them, and when the attem
 passed, the position starts again and the verdict says why the move fell short.
 """
 
+import zlib
 from typing import Any
 
 from games import engine
@@ -30,7 +31,20 @@ def lesson_start(lesson: Lesson) -> State:
     game = guided.start() if lesson.action == "hand" else position_game(_position(lesson))
     if lesson.action == "hand":
         game, _events = guided.advance(game)
-    return {"game": snapshot(game), "moves": [], "events": [], "selected": [], "feedback": None}
+    return {
+        "key": lesson_key(lesson),
+        "game": snapshot(game),
+        "moves": [],
+        "events": [],
+        "selected": [],
+        "feedback": None,
+    }
+
+
+def lesson_key(lesson: Lesson) -> int:
+    """What a state was made for: a session's state of a lesson since changed (a new
+    position, a new deal) is not played on, the lesson starts afresh."""
+    return zlib.crc32(repr((lesson.action, lesson.until, lesson.position, guided.SEED)).encode())
 
 
 def lesson_act(lesson: Lesson, state: State, *, kind: str, played: list[str]) -> State:

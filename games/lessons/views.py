@@ -18,7 +18,7 @@ from games.engine.errors import rule_refusal
 from . import guided
 from .board import board_context
 from .catalogue import LESSONS, first_not_done, lesson_by_slug
-from .coach import lesson_act, lesson_start
+from .coach import lesson_act, lesson_key, lesson_start
 from .lesson import Lesson
 from .positions import LEARNER, restore
 from .progress import lesson_complete, lesson_state, lesson_state_save, lessons_done
@@ -51,7 +51,9 @@ def lesson(request, slug: str):
     found = lesson_by_slug(slug)
     if found is None:
         raise Http404("no such lesson")
-    state = lesson_state(request=request, slug=slug) or lesson_start(found)
+    state = lesson_state(request=request, slug=slug)
+    if state is None or state.get("key") != lesson_key(found):
+        state = lesson_start(found)
     if request.method == "POST":
         state = _move(request, found, state)
     lesson_state_save(request=request, slug=slug, state=state)
