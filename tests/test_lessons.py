@@ -273,3 +273,34 @@ def test_a_lesson_changed_since_the_session_kept_it_starts_afresh():
     session.save()
     page = client.get(reverse("lesson", args=[slug])).content.decode()
     assert 'data-testid="feedback"' not in page and 'data-card="DK"' in page
+
+
+def test_a_visitors_progress_goes_with_them_when_they_register():
+    client = Client()
+    move(client, "cards-and-points", "play", "SK")
+    response = client.post(
+        reverse("register"),
+        {"username": "newcomer", "password1": "a-long-test-pass-1", "password2": "a-long-test-pass-1", "email": ""},
+    )
+    assert response.status_code == 302
+    user = type(response.wsgi_request.user).objects.get(username="newcomer")
+    assert list(LessonProgress.objects.filter(user=user).values_list("lesson", flat=True)) == ["cards-and-points"]
+
+
+def test_a_guest_keeps_lessons_in_the_account_and_after_registering():
+    """A guest is a logged-in user: their progress is theirs, and stays when the guest
+    registers (the same row)."""
+    from accounts.guests import guest_create
+
+    guest = guest_create(ip="203.0.113.9")
+    client = Client()
+    client.force_login(guest)
+    move(client, "trumps", "play", "D7")
+    assert LessonProgress.objects.filter(user=guest, lesson="trumps").exists()
+    client.post(
+        reverse("register"),
+        {"username": "was_a_guest", "password1": "a-long-test-pass-1", "password2": "a-long-test-pass-1", "email": ""},
+    )
+    guest.refresh_from_db()
+    assert guest.username == "was_a_guest"
+    assert "1 of 12 lessons done" in client.get(reverse("learn")).content.decode()
