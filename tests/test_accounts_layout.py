@@ -45,6 +45,7 @@ def test_anonymous_nav():
     assert f'href="{reverse("lobby")}"' in html
     assert f'href="{reverse("login")}"' in html
     assert f'href="{reverse("register")}"' in html
+    assert f'href="{reverse("learn")}"' in html and f'href="{reverse("rules")}"' in html  # the way in
     assert reverse("logout") not in html
 
 
