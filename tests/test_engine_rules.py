@@ -120,12 +120,25 @@ def test_random_hands_under_any_rules_keep_every_invariant(rules, seed):
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_plays_whole_hands(name):
+    """Each hand ends scored under the preset's rules; the next one starts from the levels
+    and with the dealer the last result named (RULES §8)."""
     rng = random.Random(name)
     g = Game.new(preset_rules(name))
-    for _ in range(3):
+    previous = None
+    for number in (1, 2, 3):
+        levels_before = dict(g.levels)
         g = play_hand(g, rng)
+        r = g.result
+        assert g.rules == preset_rules(name)
+        assert r["hand_no"] == g.hand_no == number
+        assert r["levels_before"] == levels_before and g.levels == r["levels_after"]
+        if previous is not None:
+            assert r["dealer"] == previous["next_dealer"]
         if g.phase == "finished":
+            assert r["winner"] is not None and g.winner == r["winner"]
             break
+        assert g.phase == "scored" and r["winner"] is None
+        previous = r
 
 
 def test_a_refused_step_builds_nothing_and_changes_nothing():

@@ -31,14 +31,6 @@ def full_deck() -> list[str]:
     return [c for c in CODES for _ in range(2)]
 
 
-def is_joker(card: str) -> bool:
-    return card in JOKERS
-
-
-def suit_of(card: str) -> str | None:
-    return None if card in JOKERS else card[0]
-
-
 def rank_of(card: str) -> str | None:
     return None if card in JOKERS else card[1:]
 
@@ -56,14 +48,3 @@ def holds(hand: Sequence[str], cards: Sequence[str]) -> bool:
     if len(cards) == 1:
         return cards[0] in hand
     return Counter(cards) <= Counter(hand)
-
-
-def remove_cards(hand: list[str], cards: Iterable[str]) -> None:
-    """Remove `cards` from `hand` in place (caller checked `holds`)."""
-    for c in cards:
-        hand.remove(c)
-
-
-def next_level(level: str, steps: int) -> str:
-    """Level after going up `steps` levels, stopping at A (RULES §8.1)."""
-    return RANKS[min(RANKS.index(level) + steps, len(RANKS) - 1)]

@@ -5,7 +5,7 @@ from typing import Any, TypedDict
 
 from .cards import Play, points
 from .order import TRUMP_CLASS, TrumpContext
-from .shapes import PAIR, SINGLE, TRACTOR, fit_tractors, pair_positions, requirements, runs, split
+from .shapes import PAIR, SINGLE, fit_tractors, pair_positions, requirements, runs, split
 
 
 class FailedThrow(TypedDict):
@@ -73,10 +73,6 @@ def check_throw(cards: Sequence[str], leader: int, hands: Hands, ctx: TrumpConte
         "beatable": [b[3].to_json() for b in beatable],
         "penalty": 10 * sum(b[1] for b in beatable),
     }
-
-
-def _largest_kind(reqs: Sequence[int], pairs: int) -> str:
-    return TRACTOR if reqs else PAIR if pairs else SINGLE
 
 
 def play_value(cards: Sequence[str], ctx: TrumpContext, reqs: Sequence[int], pairs: int) -> int | None:

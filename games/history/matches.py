@@ -47,16 +47,6 @@ def user_matches(*, user):
     )
 
 
-def latest_matches(*, user, limit: int, public_only: bool = False):
-    """`user_matches`, only the latest `limit`: picked first, so that the per-match
-    subqueries run for those rows only (a busy player has hundreds of matches)."""
-    picked = Match.objects.filter(seating__user=user)
-    if public_only:
-        picked = picked.filter(table__is_private=False)
-    ids = list(picked.order_by("-started_at", "-pk").values_list("pk", flat=True)[:limit])
-    return user_matches(user=user).filter(pk__in=ids)
-
-
 def player_name(player: MatchPlayer) -> str:
     if player.user is not None:  # no query when user_id is None
         return player.user.username

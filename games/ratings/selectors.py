@@ -34,10 +34,6 @@ def table_rating_changes(table) -> list[dict]:
     return match_rating_changes(table.matches.order_by("-number").first())
 
 
-def user_rating(user) -> Rating | None:
-    return Rating.objects.filter(pk=user.pk).first()
-
-
 CHANGE_FIELDS = (
     "position",
     "mu_before",
