@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import Game, Refusal, apply, full_deck, sample_play
+from games.engine import Game, HandResult, Refusal, apply, full_deck, sample_play
 from games.engine.casebook import table
 
 
@@ -119,7 +119,8 @@ def test_full_hand_result_and_next_hand():  # §5.6, §6, §7, §8
     play_out(g, rng)
     assert g.phase == "scored"
     r = g.result
-    assert set(r) == {
+    assert HandResult.from_json(r).to_json() == r
+    assert list(r) == [  # the stored and pushed JSON (docs/protocol.md): a change here is a protocol change
         "hand_no",
         "dealer",
         "dealer_team",
@@ -140,7 +141,7 @@ def test_full_hand_result_and_next_hand():  # §5.6, §6, §7, §8
         "level_change",
         "next_dealer",
         "winner",
-    }
+    ]
     assert r["defenders_score"] == r["trick_points"] + r["kitty_bonus"] + r["penalties"]
     assert g.result == r and g.levels == r["levels_after"]
     assert "history" not in g.to_json()  # past hands live in their events, not the state

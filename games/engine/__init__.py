@@ -34,6 +34,7 @@ from .rules import (
     preset_rules,
 )
 from .scoring import (
+    HandResult,
     hand_outcome,
     hand_score,
     is_defender,
@@ -68,6 +69,7 @@ __all__ = [
     "TRUMP_CLASS",
     "Component",
     "Game",
+    "HandResult",
     "Playout",
     "Refusal",
     "Rules",

@@ -19,7 +19,7 @@ from .errors import rule_refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import Game, TrickRecord, deal_receiver
 from .order import TrumpContext
-from .scoring import hand_outcome, hand_score, is_defender, penalty_delta, throw_penalty
+from .scoring import HandResult, hand_outcome, hand_score, is_defender, penalty_delta, throw_penalty
 from .seats import next_seat, team_of
 from .tricks import FailedThrow, check_throw, trick_winner
 
@@ -342,8 +342,8 @@ def _finish_trick(g: Game, trick: list[Play], tricks: list[TrickRecord], ctx: Tr
 
 def _finish_hand(g: Game, last: TrickRecord, ctx: TrumpContext) -> list[Event]:
     """§6 kitty bonus, §7 score, §8 levels, next dealer and match end (on the new Game)."""
-    dealer, buried, kitty, declarations = _dealer(g), g.buried, g.kitty, g.declarations
-    assert buried is not None and kitty is not None and declarations is not None
+    dealer, buried, kitty, declarations, trump = _dealer(g), g.buried, g.kitty, g.declarations, g.trump
+    assert buried is not None and kitty is not None and declarations is not None and trump is not None
     score, mult, bonus = hand_score(
         last_plays=last["plays"],
         last_winner=last["winner"],
@@ -355,28 +355,28 @@ def _finish_hand(g: Game, last: TrickRecord, ctx: TrumpContext) -> list[Event]:
         rules=g.rules,
     )
     outcome = hand_outcome(dealer, g.levels, score, g.rules)
-    result = {
-        "hand_no": g.hand_no,
-        "dealer": dealer,
-        "dealer_team": team_of(dealer),
-        "level": g.level,
-        "trump": g.trump,
-        "flipped": g.flipped,
-        "declarations": [dict(d) for d in declarations],
-        "kitty": list(kitty),
-        "buried": list(buried),
-        "trick_points": g.defender_points,
-        "kitty_points": points(buried),
-        "kitty_multiplier": mult,
-        "kitty_bonus": bonus,
-        "penalties": g.penalties,
-        "defenders_score": score,
-        "levels_before": dict(g.levels),
-        "levels_after": outcome["levels"],
-        "level_change": outcome["level_change"],
-        "next_dealer": outcome["next_dealer"],
-        "winner": outcome["winner"],
-    }
+    result = HandResult(
+        hand_no=g.hand_no,
+        dealer=dealer,
+        dealer_team=team_of(dealer),
+        level=g.level,
+        trump=trump,
+        flipped=g.flipped,
+        declarations=tuple(declarations),
+        kitty=tuple(kitty),
+        buried=tuple(buried),
+        trick_points=g.defender_points,
+        kitty_points=points(buried),
+        kitty_multiplier=mult,
+        kitty_bonus=bonus,
+        penalties=g.penalties,
+        defenders_score=score,
+        levels_before=g.levels,
+        levels_after=outcome["levels"],
+        level_change=outcome["level_change"],
+        next_dealer=outcome["next_dealer"],
+        winner=outcome["winner"],
+    ).to_json()
     g.result = result
     g.levels = dict(outcome["levels"])
     g.turn = None

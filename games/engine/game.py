@@ -73,7 +73,7 @@ class Game:
     trump: str | None
     turn: int | None
     dealt: int
-    result: dict[str, Any] | None  # the last hand's result (actions._finish_hand)
+    result: dict[str, Any] | None  # the last hand's HandResult.to_json() (actions._finish_hand)
     winner: int | None
     # The current hand (_HAND_FIELDS): None before the first hand, set by start_hand.
     deck: list[str] | None

@@ -1,7 +1,9 @@
 """Throw penalties (RULES §5.3), kitty bonus (§6), level changes (§7.2), next dealer and
-match end (§8), each under the table's Rules (docs/house-rules.md)."""
+match end (§8), each under the table's Rules (docs/house-rules.md); a scored hand's
+`HandResult`."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .cards import RANKS, Play, points
@@ -172,3 +174,56 @@ def hand_outcome(
         "winner": winner,
         "level_change": {"team": team, "levels": gained},
     }
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A scored hand (RULES §6–§8). `Game.result` and the `hand_scored` event hold its
+    `to_json()`; the history's records and match files read it back with `from_json`."""
+
+    hand_no: int
+    dealer: int
+    dealer_team: int
+    level: str  # the hand's own level (the levels have moved on, §8)
+    trump: str
+    flipped: str | None  # the kitty card turned up to fix trump (§3.4), if one was
+    declarations: tuple[Mapping[str, Any], ...]
+    kitty: tuple[str, ...]  # as dealt (§4.1) ...
+    buried: tuple[str, ...]  # ... and as the dealer buried it, which scores (§6)
+    trick_points: int  # the defenders' points from tricks (§5.6)
+    kitty_points: int
+    kitty_multiplier: int  # 0 when the dealer's team took the last trick (§6.2)
+    kitty_bonus: int
+    penalties: int  # failed throws, as a change to the defenders' score (§5.3)
+    defenders_score: int
+    levels_before: Mapping[str, str]  # team ("0"/"1") -> level rank
+    levels_after: Mapping[str, str]
+    level_change: Mapping[str, int]  # {"team", "levels": gained after the A cap}
+    next_dealer: int | None  # None once the match is won (§8.2)
+    winner: int | None  # the team that won the match with this hand (§8.4)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object of its own (nothing shared with this value), in field order."""
+        return {field.name: _json(getattr(self, field.name)) for field in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "HandResult":
+        """The value of a `to_json` object (a KeyError names a missing field)."""
+        return cls(**{field.name: _frozen(data[field.name]) for field in fields(cls)})
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _json(item) for key, item in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_json(item) for item in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """JSON lists as tuples, objects copied: a HandResult shares nothing with its JSON."""
+    if isinstance(value, Mapping):
+        return {key: _frozen(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value

@@ -13,6 +13,7 @@ from .cards import DEALT_CARDS, points
 from .game import Game
 from .order import TrumpContext, context, standing_context
 from .rules import DEFAULT_RULES
+from .scoring import HandResult
 from .seats import team_of
 
 
@@ -101,19 +102,8 @@ def view(game: Game, seat: int | None, *, reveal: bool = False) -> dict[str, Any
             for t in tricks
         ]
     if v["result"] is not None:
-        v["result"] = _copy_result(v["result"])
+        v["result"] = HandResult.from_json(v["result"]).to_json()  # a copy: the view shares nothing with the game
     return v
-
-
-def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
-    out = dict(result)
-    for k in ("declarations",):
-        out[k] = [dict(d) for d in result[k]]
-    for k in ("kitty", "buried"):
-        out[k] = list(result[k])
-    for k in ("levels_before", "levels_after", "level_change"):
-        out[k] = dict(result[k])
-    return out
 
 
 def view_context(v: Mapping[str, Any] | None) -> TrumpContext | None:

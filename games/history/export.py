@@ -19,26 +19,9 @@ FORMAT = "double-up-match"
 VERSION = 1
 RULEBOOK = "RULES.md"  # the engine's rulebook; `rules.engine` holds the house rules (docs/house-rules.md)
 MAX_ACTIONS = 20_000  # a long match has a few thousand
-RESULT_FIELDS = (
-    "dealer",
-    "level",
-    "trump",
-    "flipped",
-    "declarations",
-    "kitty",
-    "buried",
-    "trick_points",
-    "kitty_points",
-    "kitty_multiplier",
-    "kitty_bonus",
-    "penalties",
-    "defenders_score",
-    "levels_before",
-    "levels_after",
-    "level_change",
-    "next_dealer",
-    "winner",
-)
+# A hand's result in the file: the engine's HandResult but for what the hand says already
+# (its "number") or what follows from its dealer.
+NOT_IN_FILE_RESULT = ("hand_no", "dealer_team")
 
 
 class MatchFileError(Refusal):
@@ -83,7 +66,8 @@ def hands_of(actions: list[dict], rules: engine.Rules = engine.DEFAULT_RULES) ->
             elif kind == "trick_won":
                 current["tricks"].append({"winner": event["seat"], "points": event["points"]})
             elif kind == "hand_scored":
-                current["result"] = {name: event["result"][name] for name in RESULT_FIELDS}
+                result = engine.HandResult.from_json(event["result"]).to_json()
+                current["result"] = {name: value for name, value in result.items() if name not in NOT_IN_FILE_RESULT}
                 hands.append(current)
                 current = None
     return hands

@@ -110,7 +110,8 @@ def match_players(match: Match) -> list[dict]:
 
 
 def match_hands(match: Match, names: list[str]) -> list[dict]:
-    """The match page's rows. A running hand shows only what everyone at the table sees."""
+    """The match page's rows; a finished hand's score is its row's `hand` (the columns its
+    HandResult filled). A running hand shows only what everyone at the table sees."""
     rows = []
     for hand in match.hands.order_by("number"):
         row = {
@@ -121,23 +122,6 @@ def match_hands(match: Match, names: list[str]) -> list[dict]:
             "dealer": names[hand.dealer] if hand.dealer is not None else "",
             "trump": hand.trump,  # public as soon as it is fixed (RULES §9)
         }
-        if hand.is_finished:
-            row.update(
-                {
-                    "dealer_team": engine.team_of(hand.dealer)
-                    if hand.dealer is not None
-                    else None,  # set once trump is fixed
-                    "trick_points": hand.trick_points,
-                    "kitty_bonus": hand.kitty_bonus,
-                    "kitty_points": hand.kitty_points,
-                    "kitty_multiplier": hand.kitty_multiplier,
-                    "penalties": hand.penalties,
-                    "defenders_score": hand.defenders_score,
-                    "levels_before": hand.levels_before,
-                    "levels_after": hand.levels_after,
-                    "level_change": hand.level_change,
-                }
-            )
         rows.append(row)
     return rows
 

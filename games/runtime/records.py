@@ -5,6 +5,7 @@ Called only from the write path (games/runtime/writer.py), inside its transactio
 rated match's rating update (games/ratings/service.py) commits with its result, or not at all.
 """
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import F
@@ -117,7 +118,7 @@ def record_events(table, seq, applied, now) -> None:
                 failed_throws=F("failed_throws") + 1
             )
         elif kind == "hand_scored":
-            _record_score(_open_hand(table), event["result"], seq, now)
+            _record_score(_open_hand(table), engine.HandResult.from_json(event["result"]), seq, now)
         elif kind == "match_won":
             match = _open_match(table)
             match.winner_team = event["team"]
@@ -127,20 +128,19 @@ def record_events(table, seq, applied, now) -> None:
             match_rate(match=match, now=now)
 
 
-def _record_score(hand, result, seq, now):
-    for name in (
-        "trick_points",
-        "kitty_points",
-        "kitty_multiplier",
-        "kitty_bonus",
-        "penalties",
-        "defenders_score",
-        "levels_after",
-        "level_change",
-        "next_dealer",
-        "declarations",
-    ):
-        setattr(hand, name, result[name])
+def _record_score(hand: Hand, result: engine.HandResult, seq: int, now: datetime) -> None:
+    """The hand's row takes what only its end knows (RULES §6–§8); the rest it took as the
+    hand went (its deal, trump, flip and bury)."""
+    hand.declarations = [dict(declaration) for declaration in result.declarations]
+    hand.trick_points = result.trick_points
+    hand.kitty_points = result.kitty_points
+    hand.kitty_multiplier = result.kitty_multiplier
+    hand.kitty_bonus = result.kitty_bonus
+    hand.penalties = result.penalties
+    hand.defenders_score = result.defenders_score
+    hand.levels_after = dict(result.levels_after)
+    hand.level_change = dict(result.level_change)
+    hand.next_dealer = result.next_dealer
     hand.last_seq = seq
     hand.finished_at = now
     hand.save()
