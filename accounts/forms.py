@@ -1,14 +1,14 @@
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import ValidationError
-from django.utils import formats, timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.guests import GUEST_PREFIX
 from accounts.models import language_choices
-from accounts.selectors import ban_active
 from accounts.throttle import (
     client_ip,
     login_failure_record,
@@ -73,27 +73,23 @@ class LoginThrottleMixin:
         return cleaned_data
 
 
-class BanCheckMixin:
-    """For AuthenticationForm subclasses: a banned user's right password still does not log in."""
+class LoginChecksMixin:
+    """For AuthenticationForm subclasses: after the right password, each check named in
+    settings.ACCOUNTS_LOGIN_CHECKS (a dotted path to `check(user)`, which raises
+    ValidationError to refuse) may still refuse the login: moderation's ban
+    (games/moderation/login.py) is one, and accounts imports nothing from games."""
 
     def confirm_login_allowed(self, user):
         super().confirm_login_allowed(user)
-        ban = ban_active(user=user)
-        if ban is None:
-            return
-        if ban.expires_at is None:
-            message = _("This account has been banned. Reason: %(reason)s")
-        else:
-            message = _("This account has been banned until %(until)s. Reason: %(reason)s")
-        until = formats.date_format(timezone.localtime(ban.expires_at), "DATETIME_FORMAT") if ban.expires_at else ""
-        raise ValidationError(message, code="banned", params={"reason": ban.reason, "until": until})
+        for path in settings.ACCOUNTS_LOGIN_CHECKS:
+            import_string(path)(user)
 
 
-class ThrottledAuthenticationForm(LoginThrottleMixin, BanCheckMixin, AuthenticationForm):
+class ThrottledAuthenticationForm(LoginThrottleMixin, LoginChecksMixin, AuthenticationForm):
     """The site's login form (accounts.views.LoginView)."""
 
 
-class ThrottledAdminAuthenticationForm(LoginThrottleMixin, BanCheckMixin, AdminAuthenticationForm):
+class ThrottledAdminAuthenticationForm(LoginThrottleMixin, LoginChecksMixin, AdminAuthenticationForm):
     """The admin's login form (set in accounts/admin.py), so /admin/login/ is no way around the limit."""
 
 

@@ -1,9 +1,7 @@
 from django.conf import settings
-from django.contrib.auth import logout
 from django.views.i18n import set_language
 
 from accounts.language import language_supported
-from accounts.selectors import is_banned
 from accounts.services import profile_set_language
 
 
@@ -28,17 +26,3 @@ class UserLanguageMiddleware:
             if code and request.user.is_authenticated:
                 profile_set_language(user=request.user, language=code)
         return response
-
-
-class BannedUserMiddleware:
-    """Log a banned user out on any HTTP request (their sessions are also deleted at
-    ban time; this covers sessions that outlive that, e.g. other session backends).
-    Place after AuthenticationMiddleware."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if request.user.is_authenticated and is_banned(request.user):
-            logout(request)  # flushes the session and sets request.user to AnonymousUser
-        return self.get_response(request)

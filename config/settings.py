@@ -47,7 +47,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "accounts.middleware.BannedUserMiddleware",  # logs a banned user out on any request
+    "games.moderation.middleware.BannedUserMiddleware",  # logs a banned user out on any request
     "accounts.middleware.UserLanguageMiddleware",  # remembers set_language per user
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -131,6 +131,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Each may refuse a login after the right password (accounts.forms.LoginChecksMixin): a ban.
+ACCOUNTS_LOGIN_CHECKS = ["games.moderation.login.ban_refusal"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"

@@ -33,7 +33,7 @@ DEFAULT_RATE_WINDOW_S = 10
 
 def chat_is_muted(user, *, table: Table | None = None) -> bool:
     """Moderation hook: may this user not chat (here)? A mute holds at every table."""
-    from accounts.selectors import is_muted
+    from games.moderation.selectors import is_muted
 
     return is_muted(user)
 

@@ -273,10 +273,12 @@ class Spectator(models.Model):
         return f"user {self.user_id} watching table {self.table_id}"
 
 
-# The rating records, invitations, hand records, analyses and lesson progress belong to this app
-# (games/ratings/, games/friends/, games/history/, games/analysis/, games/lessons/).
+# The rating records, follows, blocks and invitations, hand records, analyses, lesson progress
+# and moderation's records belong to this app (games/ratings/, games/friends/, games/history/,
+# games/analysis/, games/lessons/, games/moderation/).
 from games.analysis.models import Decision, HandAnalysis  # noqa: E402, F401
-from games.friends.models import Invitation  # noqa: E402, F401
+from games.friends.models import Block, Follow, Invitation  # noqa: E402, F401
 from games.history.models import HandRecord  # noqa: E402, F401
 from games.lessons.models import LessonProgress  # noqa: E402, F401
+from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report  # noqa: E402, F401
 from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401

@@ -7,10 +7,11 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from accounts.models import Ban, Kick, Profile
-from accounts.selectors import is_kicked
+from accounts.models import Profile
 from games import engine
 from games.models import Table
+from games.moderation.models import Ban, Kick
+from games.moderation.selectors import is_kicked
 from games.runtime import clock
 
 

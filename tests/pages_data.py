@@ -7,9 +7,10 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Follow, Report
+from games.friends.models import Follow
 from games.history import matches
 from games.models import Hand, Match, MatchPlayer, Seat, Table
+from games.moderation.models import Report
 from games.ratings.service import match_rate
 from games.runtime import writer
 from tests.conftest import make_moderator, make_table, make_user

@@ -12,13 +12,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Ban, Block, Follow, Mute
 from games import chat
 from games.engine import Refusal
 from games.friends import service
-from games.friends.models import Invitation
+from games.friends.models import Block, Follow, Invitation
 from games.friends.selectors import friends_with_presence, pending_invitations
 from games.models import Seat, Table, TableEvent
+from games.moderation.models import Ban, Mute
 from games.runtime import writer
 from tests.conftest import make_moderator, make_table, make_user, ws_client
 

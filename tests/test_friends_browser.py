@@ -3,7 +3,7 @@ invitation arrive live on whatever page they are on and sits down with one click
 
 import pytest
 
-from accounts.models import Follow
+from games.friends.models import Follow
 from games.models import Seat, Table
 from tests.conftest import make_table, make_user
 from tests.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)

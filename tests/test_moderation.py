@@ -12,12 +12,12 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Kick, ModerationLog
 from games import chat
 from games.engine import Refusal
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
 from games.moderation import tables as moderation
 from games.moderation import users as user_moderation
+from games.moderation.models import Kick, ModerationLog
 from games.runtime import writer
 from games.runtime.commands import Issuer
 from tests.conftest import (

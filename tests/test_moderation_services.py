@@ -1,19 +1,21 @@
 """Moderation services (games/moderation/users.py, games/moderation/tables.py) against the database:
 what each action changes, what it refuses, and that every one is in the audit log."""
 
+import html
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 
-from accounts.models import Ban, Kick, ModerationLog, Mute, Report
-from accounts.selectors import is_banned, is_kicked, is_muted, user_can_moderate
+from accounts.selectors import user_can_moderate
 from games import chat, selectors
 from games.engine import Refusal
 from games.models import ChatMessage, Match, Seat, Table, TableEvent
 from games.moderation import tables as moderation
 from games.moderation import users as user_moderation
+from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
+from games.moderation.selectors import is_banned, is_kicked, is_muted
 from games.runtime import writer
 from games.runtime.commands import Issuer, command_names
 from tests.conftest import make_moderator, make_table, make_user
@@ -129,6 +131,23 @@ def test_ban_with_expiry_ends_by_itself_and_unban_lifts_at_once(client, players,
     assert Ban.objects.get(user=players[1]).lifted_by_id == moderator.pk  # kept, marked lifted
     with pytest.raises(Refusal):
         user_moderation.user_unban(moderator=moderator, user=players[1], reason="again")
+
+
+def test_a_banned_users_right_password_is_refused_at_both_logins_with_the_reason(client, players, moderator):
+    """The ban is one of the login forms' ACCOUNTS_LOGIN_CHECKS (games/moderation/login.py):
+    the site's and the admin's login say until when and why; a wrong password says only that."""
+    staff = players[0]
+    staff.is_staff = True  # the admin's login refuses anyone else before asking about bans
+    staff.save()
+    until = timezone.now() + timedelta(days=2)
+    Ban.objects.create(user=staff, moderator=moderator, reason="spam links", expires_at=until)
+    shown = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
+    for url in (reverse("login"), reverse("admin:login")):
+        refused = client.post(url, {"username": "north", "password": PASSWORD})
+        assert refused.status_code == 200 and "_auth_user_id" not in client.session
+        assert f"This account has been banned until {shown}. Reason: spam links" in html.unescape(refused.text)
+        wrong = client.post(url, {"username": "north", "password": "not-the-password"})
+        assert wrong.status_code == 200 and "banned" not in wrong.text
 
 
 def test_the_middleware_logs_out_a_banned_user_on_any_request(client, players, moderator):

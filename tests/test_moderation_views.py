@@ -8,9 +8,9 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from games.models import ChatMessage, Hand, Match, Table, TableEvent
 from games.moderation import users as user_moderation
+from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
 from games.runtime import writer
 from tests.conftest import make_table, make_user
 
@@ -80,11 +80,11 @@ ADMIN_ACTIONS = [
     ("auth", "user", "mute_users"),
     ("auth", "user", "unban_users"),
     ("auth", "user", "unmute_users"),
-    ("accounts", "report", "resolve"),
-    ("accounts", "report", "dismiss"),
-    ("accounts", "ban", "lift"),
-    ("accounts", "mute", "lift"),
-    ("accounts", "kick", "lift"),
+    ("games", "report", "resolve"),
+    ("games", "report", "dismiss"),
+    ("games", "ban", "lift"),
+    ("games", "mute", "lift"),
+    ("games", "kick", "lift"),
 ]
 
 
@@ -210,7 +210,7 @@ def test_admin_actions_ask_for_a_reason_on_an_intermediate_page(world):
     admin_action(client, "auth", "user", "ban_users", [target.pk], reason="bot account", duration="7d")
     assert Ban.objects.get(user=target).expires_at is not None
     ban = Ban.objects.get(user=target)
-    admin_action(client, "accounts", "ban", "lift", [ban.pk], reason="mistake")
+    admin_action(client, "games", "ban", "lift", [ban.pk], reason="mistake")
     ban.refresh_from_db()
     assert ban.lifted_by_id == world["moderator"].pk
 
@@ -244,7 +244,7 @@ def test_every_admin_list_and_page_renders_with_links_between_the_record(world):
     for model in ("table", "seat", "match", "matchplayer", "hand", "bury", "tableevent", "chatmessage"):
         assert client.get(reverse(f"admin:games_{model}_changelist")).status_code == 200, model
     for model in ("ban", "mute", "kick", "moderationlog", "report"):
-        assert client.get(reverse(f"admin:accounts_{model}_changelist")).status_code == 200, model
+        assert client.get(reverse(f"admin:games_{model}_changelist")).status_code == 200, model
     users = client.get(reverse("admin:auth_user_changelist") + "?banned_now=yes")
     assert users.status_code == 200 and "west" in users.text and "north" not in users.text
 
@@ -282,14 +282,14 @@ def test_players_report_a_user_and_a_table_and_moderators_work_the_queue(world):
     assert Client().get(reverse("report_user", args=[reported.username])).status_code == 302  # login first
 
     moderator = as_user(world["moderator"])
-    queue = moderator.get(reverse("admin:accounts_report_changelist") + "?status__exact=open").text
+    queue = moderator.get(reverse("admin:games_report_changelist") + "?status__exact=open").text
     assert "insults in chat" in queue and "offensive table name" in queue
     user_report = Report.objects.get(user=reported)
-    admin_action(moderator, "accounts", "report", "resolve", [user_report.pk], reason="muted for a day")
+    admin_action(moderator, "games", "report", "resolve", [user_report.pk], reason="muted for a day")
     user_report.refresh_from_db()
     assert user_report.status == Report.Status.RESOLVED and user_report.handled_by_id == world["moderator"].pk
     table_report = Report.objects.get(table=world["table"])
-    admin_action(moderator, "accounts", "report", "dismiss", [table_report.pk], reason="name is fine")
+    admin_action(moderator, "games", "report", "dismiss", [table_report.pk], reason="name is fine")
     table_report.refresh_from_db()
     assert table_report.status == Report.Status.DISMISSED and table_report.note == "name is fine"
     assert set(ModerationLog.objects.values_list("action", flat=True)) == {"resolve_report", "dismiss_report"}

@@ -14,11 +14,11 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.models import ModerationLog
 from games import engine
 from games.engine import Refusal
 from games.models import Match, MatchPlayer, RatedMatch, Rating, RatingChange, Seat, Table
 from games.moderation.matches import match_void
+from games.moderation.models import ModerationLog
 from games.moderation.tables import seat_kick, table_close
 from games.ratings import maths
 from games.ratings.selectors import ratings_snapshot, snapshot_differences

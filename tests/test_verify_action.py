@@ -312,7 +312,7 @@ async def verify(table_id, shown: list[Shown], acting, kind):
 
 
 def _invite(sender, recipient, table_id):
-    from accounts.models import Follow
+    from games.friends.models import Follow
     from games.friends.service import invitation_send
 
     Follow.objects.create(follower=sender, followed=recipient)

@@ -9,11 +9,11 @@ from datetime import datetime
 
 from django.utils.translation import gettext_noop
 
-from accounts.selectors import is_banned, is_kicked
 from games import engine, events
 from games.engine import Refusal
 from games.friends.models import Invitation
 from games.models import Seat, Table
+from games.moderation.selectors import is_banned, is_kicked
 from games.runtime.commands import Applied, Issuer, Role, command
 from games.selectors import seat_for
 

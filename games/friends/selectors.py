@@ -1,11 +1,31 @@
 """Friends and invitations, the reads (docs/friends.md)."""
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.selectors import blocked_ids, friends_of
-from games.friends.models import Invitation
+from games.friends.models import Block, Follow, Invitation
 from games.models import Table
 from games.runtime.presence import where_online
+
+
+def friends_of(*, user):
+    """The players this user follows who follow them back, by name."""
+    back = Follow.objects.filter(follower_id__in=Follow.objects.filter(follower=user).values("followed"), followed=user)
+    return get_user_model().objects.filter(pk__in=back.values("follower"), is_active=True).order_by("username")
+
+
+def follows(*, follower, followed) -> bool:
+    return Follow.objects.filter(follower=follower, followed=followed).exists()
+
+
+def blocked_ids(*, user) -> set[int]:
+    """Whom this user blocked (their chat and invitations are hidden from this user)."""
+
+    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+
+
+def blocks(*, blocker_id: int, blocked_id: int) -> bool:
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
 
 
 def pending_invitations(*, user) -> list[Invitation]:

@@ -12,13 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from accounts.models import Block, Follow
-from accounts.selectors import blocks, follows, is_banned, is_kicked, is_muted
 from accounts.throttle import count_in_window
 from games import events, selectors
 from games.engine import Refusal
-from games.friends.models import Invitation
+from games.friends.models import Block, Follow, Invitation
+from games.friends.selectors import blocks, follows
 from games.models import Table
+from games.moderation.selectors import is_banned, is_kicked, is_muted
 
 INVITATION_LIFETIME = timedelta(minutes=2)
 INVITATIONS_PER_MINUTE = 10

@@ -26,7 +26,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User  # settings.AUTH_USER_MODEL (the default)
 from django.db.models import Exists, OuterRef, Subquery
 
-from accounts.models import Block, Follow
+from games.friends.models import Block, Follow
 from games.history.matches import START_LEVELS, match_rows, user_matches
 from games.history.models import HandRecord
 from games.history.seats import seat_summary

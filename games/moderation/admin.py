@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Ban, Kick, ModerationLog, Mute, Profile, Report
+from accounts.models import Profile
 from games.moderation import users as moderation
 from games.moderation.admin_tools import (
     ModeratorAccessMixin,
@@ -23,6 +23,7 @@ from games.moderation.admin_tools import (
     reason_action,
 )
 from games.moderation.forms import SanctionForm
+from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
 
 User = get_user_model()
 

@@ -9,9 +9,9 @@ same service that rates matches (games/ratings/service.py)."""
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from accounts.models import ModerationLog
 from games.engine import Refusal
 from games.models import Match, RatedMatch
+from games.moderation.models import ModerationLog
 from games.moderation.users import moderation_log_write, moderator_check, reason_check
 from games.ratings.service import ratings_replay
 

@@ -12,13 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import Kick, ModerationLog, Report
 from games import selectors
 from games.models import ChatMessage, Table
 from games.moderation import matches as match_moderation
 from games.moderation import tables as moderation
 from games.moderation import users as user_moderation
 from games.moderation.forms import ReasonForm, UserChoiceForm
+from games.moderation.models import Kick, ModerationLog, Report
 from games.moderation.user_views import moderator_required, perform, report_page
 from games.web.views import table_url
 

@@ -12,10 +12,10 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_noop
 
-from accounts.models import Kick, ModerationLog
 from games import engine, events
 from games.engine import Refusal
 from games.models import Seat, Table
+from games.moderation.models import Kick, ModerationLog
 from games.moderation.users import (
     moderation_log_write,
     moderation_notice,

@@ -16,11 +16,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from accounts.selectors import user_can_moderate, user_public_get
 from games.engine import Refusal
 from games.moderation import users as moderation
 from games.moderation.forms import ReasonForm, ReportForm, SanctionForm
+from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
 from games.web.i18n import refusal_text
 
 

@@ -15,12 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from accounts.models import Ban, Kick, ModerationLog, Mute, Report
 from accounts.selectors import user_can_moderate
 from games import events
 from games.chat import chat_notify_deleted
 from games.engine import Refusal
 from games.models import Seat, Table
+from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
 from games.runtime.commands import Issuer
 from games.runtime.writer import table_act
 

@@ -17,10 +17,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from accounts.selectors import blocked_ids, is_banned
 from games import chat, events, selectors
 from games.engine import Refusal
+from games.friends.selectors import blocked_ids
 from games.models import Table
+from games.moderation.selectors import is_banned
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
 from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch

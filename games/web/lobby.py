@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.selectors import is_banned
 from games import events
 from games.engine import Refusal
 from games.friends import service as friends
 from games.friends.selectors import pending_invitations
+from games.moderation.selectors import is_banned
 from games.runtime import presence, writer
 from games.web.i18n import language_for_scope, translate_rejection
 from games.web.layer_watch import LayerGroups
