@@ -1,7 +1,7 @@
-"""The engine and the bots leave nothing to the cyclic collector (config/gc_policy.py).
+"""The engine and the bots leave nothing to the cyclic collector.
 
-A full collection scans every live object of a server process (200-260 ms with 800
-sockets), so it runs only as often as there is cyclic garbage to find. The hottest code,
+What reference counting cannot free waits for the cyclic collector, whose full
+collections scan every live object of a server process. The hottest code,
 the engine's rules, ran on every play, in every bot decision and every rollout; a nested
 function that called itself (fit_tractors' search, the sub-multisets of legal_follows)
 was a reference cycle per call: thousands of objects a minute at a busy table server, and

@@ -1,10 +1,10 @@
-"""A refused write leaves no cyclic garbage behind (config/gc_policy.py).
+"""A refused write leaves no cyclic garbage behind.
 
 Two server processes race for every clock step of a table they both have sockets of, so
 one step in two is refused as stale. Each refusal crossed the thread hand-off of
 `database_sync_to_async` with its traceback, and that traceback held the hand-off's frames
 in a reference cycle with their futures: garbage that only a full collection frees, which
-piled up between the rare full collections and fragmented the servers' memory (the soak,
+piled up between full collections and fragmented the servers' memory (the soak,
 docs/performance.md).
 """
 

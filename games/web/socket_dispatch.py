@@ -1,11 +1,10 @@
 """How this site's sockets hand a message to its handler.
 
-Channels' `AsyncConsumer.dispatch` first runs `close_old_connections` through
-`sync_to_async`: a trip to the process's one database thread for *every* message of
-every socket, queued behind the writes there. At 100 busy tables that trip delayed each
-"changed" push by the database thread's whole queue (docs/performance.md). These
-sockets touch the database only through `database_sync_to_async`, which already closes
-old connections around each call, so the trip buys nothing here.
+Channels' `AsyncConsumer.dispatch` first runs `close_old_connections` on the process's one
+database thread, for every message of every socket. These sockets reach the database only
+through `database_sync_to_async`, which closes old connections around each call already.
+Skipping that trip lowers the server's CPU per action and keeps pushes from queuing behind
+the database thread's writes (bench/RESULTS.md).
 
 A push can also meet a socket whose client has just hung up: daphne (autobahn underneath)
 raises `Disconnected` from `send`, before the consumer has read the disconnect that is on
