@@ -103,21 +103,21 @@ def level_change(defenders_score: int, rules: Rules = DEFAULT_RULES) -> tuple[st
     return "defenders", (s - 80) // 40  # 80-119: 0, 120-159: 1, ... each 40 one more
 
 
-def score_bands(rules: Rules = DEFAULT_RULES, upto: int = 200) -> list[dict[str, Any]]:
+def score_bands(rules: Rules = DEFAULT_RULES, upto: int = 200, step: int = 5) -> list[dict[str, Any]]:
     """RULES §7.2's scale as bands of the defenders' score, read off `level_change` itself
     (so every ruleset's scale comes from its one definition): [{"low", "high" (None: the
-    last band, open-ended), "side", "levels"}], scores in steps of 5, up to the band that
-    holds `upto`; past it each `step` more points is one more level ("step" on the last)."""
+    last band, open-ended), "side", "levels"}], scores `step` apart (play scores in fives;
+    the rules page reads every score, as the rulebook does), up to the band that holds
+    `upto`; past it each `every` more points is one more level ("every" on the last band)."""
     bands: list[dict[str, Any]] = []
-    for score in range(0, upto + 1, 5):
+    for score in range(0, upto + 1, step):
         side, levels = level_change(score, rules)
         if bands and (bands[-1]["side"], bands[-1]["levels"]) == (side, levels):
             bands[-1]["high"] = score
         else:
             bands.append({"low": score, "high": score, "side": side, "levels": levels})
     last = bands[-1]
-    step = last["low"] - bands[-2]["low"] if len(bands) > 1 else 5
-    last["high"], last["step"] = None, step
+    last["high"], last["every"] = None, last["low"] - bands[-2]["low"] if len(bands) > 1 else step
     return bands
 
 

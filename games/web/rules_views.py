@@ -60,18 +60,10 @@ def sections() -> list[dict]:
 
 
 def level_bands() -> list[dict]:
-    """RULES §7.2's table, read off the engine's `level_change` score by score: consecutive
-    defenders' scores with the same result form one row {low, high, team ("dealer" |
-    "defenders"), levels}, up to LEVEL_TABLE_UP_TO (the page says "each further 40" in words).
-    Score by score, so the rows read as the rulebook's (1–39), not only the scores play can
-    reach (5–35: points come in fives)."""
-    bands: list[dict] = []
-    for score in range(LEVEL_TABLE_UP_TO):
-        team, levels = engine.level_change(score)
-        if bands and (bands[-1]["team"], bands[-1]["levels"]) == (team, levels):
-            bands[-1]["high"] = score
-        else:
-            bands.append({"low": score, "high": score, "team": team, "levels": levels})
+    """RULES §7.2's table (engine.score_bands) score by score, so the rows read as the
+    rulebook's (1–39), up to LEVEL_TABLE_UP_TO (the page says "each further 40" in words)."""
+    bands = engine.score_bands(upto=LEVEL_TABLE_UP_TO - 1, step=1)
+    bands[-1]["high"] = LEVEL_TABLE_UP_TO - 1
     return bands
 
 
