@@ -6,7 +6,7 @@ bench/live.py measures an action end to end (one daphne process, hundreds of soc
 splits what happens inside, in the order the server does it, each timed in CPU seconds of
 this process (and of its PostgreSQL backend) over many actions of all-bot tables:
 - the basic bot's decision (`thinking.answer`, which the live server makes for each bot move),
-- the write path (`writer.table_act`: lock, handler, log and row in one statement, commit),
+- the write path (`writer.table_act`: handler, then log and row in one compare-and-set statement),
 - the spectators' render of the new version (`table_context` + the four regions, JSON-encoded:
   what one spectator socket renders and the others of its table reuse),
 - the PostgreSQL backend's own CPU for the write (from /proc; same machine only).
@@ -51,6 +51,7 @@ def main() -> int:
         from django.db import connection
 
         connection.close()
+        connection.close_pool()  # (its connections were made with the options before)
         connection.settings_dict.setdefault("OPTIONS", {})["server_side_binding"] = True
     numbers = measure(args.tables, args.actions)
     for name, value in numbers.items():

@@ -17,13 +17,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import db_connections, websocket_close  # noqa: E402
+from config import websocket_close  # noqa: E402
 from config.websocket_origin import SameOriginValidator  # noqa: E402
 from games import metrics  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 websocket_close.install()  # an oversized message gets the close frame 1009, not a drop
-db_connections.install()  # each HTTP request's own thread closes its connection
 metrics.serve_from_environment()  # this process's counters, when GAMES_METRICS_PORT is set (games/metrics.py)
 
 application = ProtocolTypeRouter(

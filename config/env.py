@@ -24,25 +24,40 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def database_from_url(url: str | None, base_dir: Path) -> dict[str, Any]:
-    """DATABASE_URL → Django DATABASES['default'] (dj-database-url); SQLite when unset."""
+def database_from_url(url: str | None, base_dir: Path, pool_size: int | None = None) -> dict[str, Any]:
+    """DATABASE_URL → Django DATABASES['default'] (dj-database-url); SQLite when unset.
+
+    PostgreSQL connections come from Django's own pool (psycopg_pool, `OPTIONS["pool"]`): a
+    thread borrows one for a request or a database call and gives it back when Django closes
+    it (CONN_MAX_AGE 0, as pooling requires). Under ASGI every HTTP request and every write of
+    the table write path runs in a thread of its own, so a connection kept per thread would
+    stay open after the thread is gone; the pool keeps at most `pool_size` per process
+    (DATABASE_POOL_SIZE, 16 when unset)."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": base_dir / "db.sqlite3"}
     # parse() returns a TypedDict (DBConfig); the SQLite default above (its NAME a Path) is
     # not one, so both come back as the plain settings dict Django takes.
-    return dict(
+    database: dict[str, Any] = dict(
         dj_database_url.parse(
             url,
-            # Reusing connections halves the cost of each short DB call (STYLE pitfall 10).
-            conn_max_age=60,
-            # No health check: it is one more round trip ("SELECT 1") for every database call,
-            # made by the one database thread a server process has, and it cut a busy process's
-            # writes by a quarter (docs/performance.md). The price: after a database restart a
-            # thread's first call fails once (a socket reconnects; the clock retries), then
-            # Django replaces the broken connection.
+            conn_max_age=0,
+            # No health check: it is one more round trip ("SELECT 1") each time a connection
+            # leaves the pool, on every action. The price: after a database restart each
+            # pooled connection fails once (a socket reconnects; the clock retries), and the
+            # pool replaces it.
             conn_health_checks=False,
         )
     )
+    if pool_size is None:
+        pool_size = int(os.environ.get("DATABASE_POOL_SIZE", "16"))
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        # A thread that finds every connection lent out (or the database away) waits for one,
+        # at most `timeout` seconds.
+        database["OPTIONS"] = {
+            **database.get("OPTIONS", {}),
+            "pool": {"min_size": 1, "max_size": pool_size, "timeout": 2},
+        }
+    return database
 
 
 def channel_layer_from_url(url: str | None) -> dict[str, Any]:

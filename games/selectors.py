@@ -1,10 +1,8 @@
 """Reads (STYLE: selectors): what a given user may see of tables and hands."""
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
-from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -96,51 +94,20 @@ class Entry:
 
 
 def socket_entry(*, user, table_id: int, now=None) -> Entry:
-    """What a socket entering a table needs to know, in one statement: the table's version
-    (table_cache.current), and is_banned, is_kicked and profile_language of its user.
-
-    In SQL because after a restart every socket enters at once, one after another in the
-    process's database thread, where each query also waits its turn for the GIL, and the
-    ORM spends ~1 ms of CPU compiling each query (docs/performance.md). "Active" is not
-    written here: the sanction subqueries are compiled once from `.active()`
-    (accounts.models.active_at); tests/test_table_entry.py holds the answers equal."""
+    """What a socket entering a table needs to know, in one query: the table's version
+    (table_cache.current), and whether its user is banned, is kicked from this table, and
+    their saved language. After a restart every socket enters at once, one after another in
+    the process's database thread: one round trip each, not four."""
     now = timezone.now() if now is None else now
-    text, slots = _entry_statement()
-    values = {"table": table_id, "user": user.pk, "now": _DATETIME.get_db_prep_value(now, connection)}
-    with connection.cursor() as cursor:
-        cursor.execute(text, [values[slot] for slot in slots])
-        version, banned, kicked, language = cursor.fetchone()
-    return Entry(version=version, banned=bool(banned), kicked=bool(kicked), language=language or "")
-
-
-_DATETIME = Ban._meta.get_field("expires_at")
-_SLOT_VALUES = {"user": -7_000_001, "table": -7_000_002}  # ids no row has: markers to find the slots
-_SLOT_NOW = datetime(2001, 2, 3, 4, 5, 6, 789, tzinfo=UTC)
-_statements: dict[str, tuple[str, list[str]]] = {}
-
-
-def _entry_statement() -> tuple[str, list[str]]:
-    """The socket entry's SQL and which value fills each placeholder, compiled once per
-    database from the ORM's own queries (so "active" stays defined in one place)."""
-    held = _statements.get(connection.alias)
-    if held is not None:
-        return held
-    marks = {
-        _DATETIME.get_db_prep_value(_SLOT_NOW, connection): "now",
-        **{value: slot for slot, value in _SLOT_VALUES.items()},
-    }
-    user, table = _SLOT_VALUES["user"], _SLOT_VALUES["table"]
-    parts, slots = [], []
-    for queryset in (
-        Table.objects.filter(pk=table).values("version"),
-        Ban.objects.active(_SLOT_NOW).filter(user_id=user).values("pk")[:1],
-        Kick.objects.active(_SLOT_NOW).filter(user_id=user, table_id=table).values("pk")[:1],
-        Profile.objects.filter(user_id=user).values("language"),
-    ):
-        sql, params = queryset.query.sql_with_params()
-        parts.append(sql)
-        slots += [marks[param] for param in params]  # a KeyError: the ORM sent a value we did not mark
-    version, ban, kick, language = parts
-    text = f"SELECT ({version}), EXISTS ({ban}), EXISTS ({kick}), ({language})"
-    _statements[connection.alias] = (text, slots)
-    return text, slots
+    found = (
+        Table.objects.filter(pk=table_id)
+        .annotate(
+            banned=Exists(Ban.objects.active(now).filter(user_id=user.pk)),
+            kicked=Exists(Kick.objects.active(now).filter(user_id=user.pk, table_id=OuterRef("pk"))),
+            language=Subquery(Profile.objects.filter(user_id=user.pk).values("language")[:1]),
+        )
+        .values_list("version", "banned", "kicked", "language")
+    )
+    for version, banned, kicked, language in found:
+        return Entry(version=version, banned=banned, kicked=kicked, language=language or "")
+    return Entry(version=None, banned=False, kicked=False, language="")

@@ -38,8 +38,8 @@ def default_language_after():
 @pytest.fixture(autouse=True)
 def sync_thread_connections_closed():
     """Async tests reach the database through asgiref's one thread for sync code, and the
-    write path through the event loop's own connections; close them after each test, or they
-    still hold the test database when that is dropped."""
+    write path through the event loop's own pool; close them after each test, or they still
+    hold the test database when that is dropped."""
     yield
     from asgiref.sync import SyncToAsync
     from django.db import connections
@@ -47,7 +47,7 @@ def sync_thread_connections_closed():
     from games.runtime import table_rows
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    table_rows.close_loop_connections()  # the event loop's own (games/runtime/table_rows.py)
+    table_rows.close_loop_pool()  # the event loop's own (games/runtime/table_rows.py)
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from config.env import channel_layer_from_url
 from games import engine
 from games.models import Seat, TableEvent
-from games.runtime import clock
+from games.runtime import clock, table_rows
 from tests.conftest import make_table, session_cookie
 from tests.servers import LiveClient, Server, Stack
 from tests.services import OwnPostgres, OwnRedis
@@ -35,6 +35,15 @@ DONE = ("scored", "finished")
 def _close_connections():
     connections.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    # The pools' connections were made for the database before (config/env.py, table_rows).
+    connections["default"].close_pool()
+    table_rows.close_loop_pool()
+
+
+def _connections_died() -> None:
+    """After the database restarted: this thread's connection, and every one its pool holds."""
+    connections.close_all()
+    connections["default"].close_pool()
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +206,7 @@ async def test_postgres_restarted_mid_hand(services, players):
             back_at = timezone.now()
         finally:
             await sync_to_async(postgres.start)()
-        await sync_to_async(connections.close_all)()  # this process's connection died with it too
+        await sync_to_async(_connections_died)()  # this process's died with it too
 
         # Nothing changed in the outage: the next entry of the log is the clock's time-out
         # (a bot plays the seat from then on), written once the database was back.

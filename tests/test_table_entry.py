@@ -1,4 +1,4 @@
-"""games.selectors.socket_entry (one SQL statement) says what the ORM says."""
+"""games.selectors.socket_entry says, in one query, what the ORM's separate reads say."""
 
 from datetime import timedelta
 
@@ -55,6 +55,18 @@ def test_socket_entry_agrees_with_the_orm_for_every_kind_of_sanction():
     assert {language for _, _, language in seen} == {"", "zh-hans"}
 
 
-def test_socket_entry_to_a_table_that_does_not_exist():
-    entry = socket_entry(user=make_user("lost"), table_id=987654)
+def test_socket_entry_to_a_table_that_does_not_exist(django_assert_num_queries):
+    user = make_user("lost")
+    with django_assert_num_queries(1):
+        entry = socket_entry(user=user, table_id=987654)
     assert entry.version is None and not entry.banned and not entry.kicked
+
+
+def test_socket_entry_is_one_query(django_assert_num_queries):
+    moderator = make_moderator()
+    table = make_table(moderator)
+    user = make_user("entering")
+    Kick.objects.create(user=user, table=table, moderator=moderator, reason="spam")
+    with django_assert_num_queries(1):  # after a restart every socket enters at once, one after another
+        entry = socket_entry(user=user, table_id=table.pk)
+    assert entry.kicked and not entry.banned and entry.version == table.version

@@ -7,13 +7,13 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import engine
 from games.engine import Refusal
 from games.models import Seat, Table, TableEvent
-from games.runtime import table_cache, table_rows, writer
+from games.runtime import table_cache, writer
 from tests.conftest import make_table
 from tests.table_driver import drive
 
@@ -44,18 +44,21 @@ def _play(held, players, **arguments):
     )
 
 
+def _statements(queries) -> list[str]:
+    """What reached the database, less the savepoints of the test's own transaction."""
+    return [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+
+
 def test_a_play_on_the_held_version_is_one_statement(playing, players, django_capture_on_commit_callbacks):
     with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
         outcome = _play(playing, players)
-    statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
-    if connection.vendor == "postgresql":
-        assert len(statements) == 1 and statements[0].startswith("WITH saved AS (UPDATE")
-    else:  # the UPDATE that checks the version, then the log, in one transaction
-        assert [s.split(" ", 1)[0] for s in statements] == ["UPDATE", "INSERT"]
+    # PostgreSQL: the log and the row in one compare-and-set; SQLite: two, in one transaction.
+    assert len(_statements(queries)) == (1 if connection.vendor == "postgresql" else 2)
     stored = Table.objects.get(pk=playing.table.pk)
     assert outcome.version == stored.version == playing.version + 1
     logged = TableEvent.objects.get(table=stored, seq=stored.version)
     assert logged.action["type"] == "play" and logged.source == "player" and logged.hand_id is not None
+    assert logged.actor_id == players[playing.game.turn].pk and logged.events == outcome.events
     assert logged.created_at == stored.updated_at
     remembered = table_cache.cached(stored.pk, stored.version)
     assert remembered.game.to_json() == engine.Game.from_json(stored.state).to_json()
@@ -88,21 +91,36 @@ def test_an_action_on_an_older_version_than_held_is_refused_without_the_database
     assert len(queries) == 0
 
 
-def test_a_step_that_writes_other_rows_takes_the_locked_path(playing, players, django_capture_on_commit_callbacks):
+def test_a_step_that_writes_other_rows_writes_them_with_the_table(playing, players, django_capture_on_commit_callbacks):
     seat = playing.game.turn
     Seat.objects.filter(table=playing.table, position=seat).update(autoplay=True)  # timed out earlier
     table_cache.forget_all()
     held = table_cache.read(playing.table.pk)
     # The player is back: the handler clears the seat's autoplay, a write of its own.
-    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True):
         outcome = _play(held, players)
-    statements = [q["sql"] for q in queries]
-    assert any(s.startswith('SELECT version, status FROM "games_table"') for s in statements)  # the lock
-    assert not any('AND "version" = ' in s for s in statements)  # no compare-and-set from memory
     assert not Seat.objects.get(table=playing.table, position=seat).autoplay
     assert outcome.version == Table.objects.get(pk=playing.table.pk).version == held.version + 1
     assert not table_cache.cached(playing.table.pk, outcome.version).seats[seat].autoplay
     assert held.seats[seat].autoplay  # the entry it acted on is untouched
+
+
+def test_what_a_command_wrote_beside_a_table_that_moved_on_is_rolled_back(playing, players):
+    seat = playing.game.turn
+    Seat.objects.filter(table=playing.table, position=seat).update(autoplay=True)
+    table_cache.forget_all()
+    held = table_cache.read(playing.table.pk)
+    _play(held, players)  # another process plays first (this process does not hear of it)
+    table_cache.forget_all()
+    table_cache.remember(held)
+    Seat.objects.filter(table=playing.table, position=seat).update(autoplay=True)  # timed out again
+    logged = TableEvent.objects.filter(table=playing.table).count()
+
+    with pytest.raises(Refusal) as refused:
+        _play(held, players)  # clears autoplay, then finds the table moved on
+    assert refused.value.code == "stale_version"
+    assert Seat.objects.get(table=playing.table, position=seat).autoplay  # rolled back with the rest
+    assert TableEvent.objects.filter(table=playing.table).count() == logged
 
 
 def test_a_refusal_from_memory_writes_nothing_and_keeps_the_memory(playing, players):
@@ -115,18 +133,36 @@ def test_a_refusal_from_memory_writes_nothing_and_keeps_the_memory(playing, play
             user=players[seat],
         )
     assert refused.value.code != "stale_version"
-    assert len(queries) == 0
+    assert _statements(queries) == []
     assert Table.objects.get(pk=playing.table.pk).version == playing.version
     assert table_cache.cached(playing.table.pk, 0) is playing
 
 
-def test_no_statements_leaves_a_callers_transaction_usable(players):
+def test_a_command_without_a_version_is_judged_again_when_the_table_moves_meanwhile(players, monkeypatch):
     table = make_table(players[0])
-    with transaction.atomic():
-        with pytest.raises(table_rows.NeedsDatabase), table_rows.no_statements():
-            Table.objects.filter(pk=table.pk).update(name="renamed")
-        # Nothing reached the database, and the transaction goes on.
-        assert Table.objects.get(pk=table.pk).name != "renamed"
+    read = table_cache.read
+    raced = []
+
+    def read_then_the_owner_acts_elsewhere(table_id, *, keep=True):
+        loaded = read(table_id, keep=keep)
+        if not raced:  # between this load and its save, another process seats a bot
+            raced.append(None)
+            raced[0] = writer.table_act(
+                table_id=table_id, action={"type": "add_bot", "seat": 2}, expected_version=None, user=players[0]
+            )
+        return loaded
+
+    monkeypatch.setattr(table_cache, "read", read_then_the_owner_acts_elsewhere)
+    outcome = writer.table_act(
+        table_id=table.pk, action={"type": "sit", "seat": 1}, expected_version=None, user=players[1]
+    )
+    assert outcome.version == raced[0].version + 1
+    seats = Seat.objects.filter(table=table).order_by("position")
+    assert seats[1].user_id == players[1].pk and seats[2].bot
+    assert list(TableEvent.objects.filter(table=table).values_list("seq", "action__type")) == [
+        (1, "add_bot"),
+        (2, "sit"),
+    ]
 
 
 # --- from the event loop (sockets and the clock) --------------------------------------------
@@ -156,39 +192,76 @@ def _logged(table_id):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_action_from_memory_is_stored_on_the_event_loops_own_connection(players, fast_clock):
+async def test_a_socket_or_clock_action_is_stored_and_remembered(players, fast_clock):
     held = await sync_to_async(_playing_now)(players)
     outcome = await _play_async(held, players)
     stored = await sync_to_async(Table.objects.get)(pk=held.table.pk)
     assert outcome.version == stored.version == held.version + 1
     assert (await sync_to_async(_logged)(stored.pk))[-1] == stored.version
     assert table_cache.cached(stored.pk, stored.version).game.to_json() == engine.Game.from_json(stored.state).to_json()
-    if connection.vendor == "postgresql":  # elsewhere the database thread writes everything
-        loop_connection = await table_rows._LoopConnections.of_running_loop().for_table(stored.pk)
-        assert loop_connection is not None and not loop_connection.closed
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_failed_loop_connection_hands_the_action_to_the_database_thread(players, fast_clock):
+async def test_an_engine_step_on_the_held_version_is_stored_from_the_event_loop(players, fast_clock, monkeypatch):
     if connection.vendor != "postgresql":
-        pytest.skip("the event loop has connections of its own on PostgreSQL only")
+        pytest.skip("on SQLite every write goes through the database thread")
     held = await sync_to_async(_playing_now)(players)
-    first = await _play_async(held, players)  # opens the loop's connection for this table
-    loop_connection = await table_rows._LoopConnections.of_running_loop().for_table(held.table.pk)
 
-    def cut():  # the server ends that connection (a restart, a proxy timing it out)
+    def no_database_thread(**_arguments):
+        raise AssertionError("an engine step on the held version went to the database thread")
+
+    monkeypatch.setattr(writer, "table_act", no_database_thread)
+    for _ in range(8):  # more than the loop's pool has connections
+        outcome = await _play_async(held, players)
+        held = table_cache.cached(held.table.pk, outcome.version)
+    assert await sync_to_async(_logged)(held.table.pk) == list(range(1, outcome.version + 1))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_step_that_writes_other_rows_goes_to_the_database_thread(players, fast_clock):
+    held = await sync_to_async(_playing_now)(players)
+    seat = held.game.turn
+
+    def timed_out_earlier():
+        Seat.objects.filter(table=held.table, position=seat).update(autoplay=True)
+        table_cache.forget_all()
+        return table_cache.read(held.table.pk)
+
+    held = await sync_to_async(timed_out_earlier)()
+    outcome = await _play_async(held, players)  # the player is back: autoplay cleared, and the play
+    stored = await sync_to_async(Seat.objects.get)(table=held.table, position=seat)
+    assert not stored.autoplay and outcome.version == held.version + 1
+    assert await sync_to_async(_logged)(held.table.pk) == list(range(1, outcome.version + 1))
+
+
+@pytest.fixture
+def tests_own_backend():
+    """The PostgreSQL backend of the test's own thread (it empties the tables afterwards)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_clock, tests_own_backend):
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's connections come from a pool")
+    held = await sync_to_async(_playing_now)(players)
+    first = await _play_async(held, players)
+
+    def cut():  # the server ends the pool's connections (a restart, a proxy timing them out)
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(%s)", [loop_connection.info.backend_pid])
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> %s",
+                [tests_own_backend],
+            )
 
     await sync_to_async(cut)()
     after = table_cache.cached(held.table.pk, first.version)
     outcome = await _play_async(after, players)
     assert outcome.version == first.version + 1
     assert await sync_to_async(_logged)(held.table.pk) == list(range(1, outcome.version + 1))  # each step once
-    assert loop_connection.closed  # and the next action from memory opens a new one
-    again = await _play_async(table_cache.cached(held.table.pk, outcome.version), players)
-    assert again.version == outcome.version + 1
-    assert not (await table_rows._LoopConnections.of_running_loop().for_table(held.table.pk)).closed
 
 
 @pytest.mark.django_db(transaction=True)

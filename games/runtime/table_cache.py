@@ -44,7 +44,7 @@ class LoadedTable:
 def _copied(row):
     """A shallow copy of a model instance, as `copy.copy` makes it (Django's `__getstate__`: the
     instance's fields and a state of its own with its own cache of related rows) without its
-    detour through the pickling protocol, which was a tenth of the write path's CPU."""
+    detour through the pickling protocol, which costs more than the rest of the copy."""
     clone = row.__class__.__new__(row.__class__)
     clone.__dict__.update(row.__dict__)
     state = clone._state = ModelState.__new__(ModelState)
@@ -70,14 +70,18 @@ def cached(table_id: int, at_least: int) -> LoadedTable | None:
     return held if held is not None and held.version >= at_least else None
 
 
-def read(table_id: int) -> LoadedTable | None:
-    """Read the table from the database (and remember it); None if it does not exist."""
+def read(table_id: int, *, keep: bool = True) -> LoadedTable | None:
+    """Read the table from the database (and remember it, unless `keep` is false: the write
+    path reads inside its caller's transaction, which may yet roll back); None if it does
+    not exist."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
-        forget(table_id)
+        if keep:
+            forget(table_id)
         return None
     loaded = from_rows(table, list(table.seats.select_related("user").order_by("position")))
-    remember(loaded)
+    if keep:
+        remember(loaded)
     return loaded
 
 

@@ -1,28 +1,34 @@
 """The one write path of a table (STYLE: services; lila's one writer per game).
 
-`table_act` is the only way anything changes a table: it refuses a closed table and a
-stale version, checks that the issuer may issue the command (games/runtime/commands.py),
-runs the command's handler, appends every applied step to the event log, saves snapshot
-and version, and — once that is committed — tells the table's group "changed, version N"
-(games/events.py). Consumers then render each seat's own view from the database.
+`table_act` is the only way anything changes a table. In order:
+1. load the table: this process's memory of exactly the version the issuer acted on
+   (games/runtime/table_cache.py), else its row;
+2. refuse a closed table and a stale version;
+3. check that the issuer may issue the command and run its handler (games/runtime/commands.py)
+   on private copies of the rows: the engine's step, and whatever rows the command writes;
+4. append every applied step to the event log and save snapshot and version with a
+   compare-and-set: the table's row is written only if it is still at the loaded version
+   (games/runtime/table_rows.py), in the same transaction as everything else the command
+   wrote. A table that moved on meanwhile writes nothing: the issuer is refused as stale
+   (a command issued without a version is judged again on the new row);
+5. once committed, remember what was written and tell the table's group
+   "changed, version N" (games/events.py). Consumers then render each seat's own view.
 
-The version is the table's compare-and-set. An engine command (a play, a bot's move, a
-clock step) acted on the version this process holds runs from memory and is stored by one
-statement that writes only if the table is still at that version (`table_rows.store_if_at`):
-no lock, no transaction around it, one round trip. Anything else — a command that writes
-other rows (seats, records), a version this process does not hold, a table that moved on
-meanwhile — takes the row lock first, in one transaction, and reads what it needs.
-
-The handlers register themselves (games/runtime/play.py, seating.py,
-games/moderation/tables.py) and are imported at start-up by `GamesConfig.ready`: this
-module imports none of them, nor any of its callers.
+No row lock is taken: the version is the lock. Sockets and the clock call
+`table_act_async`: an engine step on the version this process holds is taken right there on
+the event loop, and its one statement sent on a connection of the loop's own pool
+(`table_rows.store_if_at_async`); everything else runs `table_act` in the process's database
+thread. The handlers register themselves
+(games/runtime/play.py, seating.py, games/moderation/tables.py) and are imported at
+start-up by `GamesConfig.ready`: this module imports none of them, nor any of its callers.
 """
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from channels.db import database_sync_to_async
-from django.db import transaction
+from django.core.exceptions import SynchronousOnlyOperation
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -32,6 +38,10 @@ from games.engine import Refusal
 from games.models import Seat, Table
 from games.runtime import records, table_cache, table_rows
 from games.runtime.commands import Command, Issuer, Role, command_for
+
+# A command issued without a version (seating, moderation) is judged again on the new row
+# when the table moved on between its load and its save; a few tries always suffice.
+ATTEMPTS = 5
 
 
 @dataclass
@@ -53,6 +63,10 @@ class _Change:
     now: datetime
 
 
+class _MovedOn(Exception):
+    """The compare-and-set wrote nothing: raised to roll back what the command wrote."""
+
+
 def table_act(
     *,
     table_id: int,
@@ -63,45 +77,61 @@ def table_act(
     notify: bool = True,
 ) -> Outcome:
     """Apply one command to a table through the single write path."""
-    held = table_cache.cached(table_id, expected_version) if expected_version is not None else None
-    if held is not None and expected_version is not None:
-        if held.version > expected_version:  # committed, so the table has moved on
-            raise _stale(held.version, expected_version)
-        change = _from_memory(held, action, user, issuer)
-        if change is not None and table_rows.store_if_at(change.table, change.rows, expected_version, change.now):
-            return _stored(change, notify, committed=False)  # (on_commit runs at once outside a transaction)
-    with transaction.atomic():
-        locked = table_rows.lock(table_id)
-        if locked is None:
-            raise Table.DoesNotExist(f"table {table_id}")
-        current, status = locked
-        if status == Table.Status.CLOSED:  # closed by a moderator: nothing acts on it again
+    arguments = {"action": action, "expected_version": expected_version, "user": user, "issuer": issuer}
+    try:
+        return _act(table_id=table_id, notify=notify, **arguments)
+    except OperationalError:
+        if expected_version is None or connection.in_atomic_block:  # (the caller's transaction is lost)
+            raise
+    # The database dropped the statement without judging the action: most often a restart
+    # ended the connection, and then every pooled one is as dead, so the pool tests them all
+    # first (or two writers' other rows deadlocked). The action goes once more, which the
+    # compare-and-set makes safe: if the first try committed after all, the second finds
+    # the table moved on and is refused as stale.
+    pool = getattr(connection, "pool", None)  # (PostgreSQL's)
+    if pool is not None:
+        connection.close()
+        pool.check()
+    return _act(table_id=table_id, notify=notify, **arguments)
+
+
+def _act(*, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, notify: bool) -> Outcome:
+    """Load, check, step, then append and save with the compare-and-set, in one transaction
+    with whatever else the command writes (the other rows first, the table's row last)."""
+    loaded = _load(table_id, expected_version)
+    for _attempt in range(ATTEMPTS):
+        if loaded.table.status == Table.Status.CLOSED:  # closed by a moderator: nothing acts on it again
             raise _closed()
-        if expected_version is not None and expected_version != current:
-            raise _stale(current, expected_version)
-        table, seats, game = _writable(table_id, current)
-        change = _change(table, seats, game, action, user, issuer)
-        table_rows.append_and_save(change.table, change.rows, change.now)  # the log and the row, in this transaction
-        return _stored(change, notify, committed=False)
+        if expected_version is not None and loaded.version != expected_version:
+            raise _stale(loaded.version, expected_version)
+        table, seats = loaded.rows_for_writing()
+        game = engine.Game.sharing(table.state) if table.state is not None else None
+        try:
+            with transaction.atomic():
+                change = _change(table, seats, game, action, user, issuer)
+                if not table_rows.store_if_at(change.table, change.rows, loaded.version, change.now):
+                    raise _MovedOn
+                return _stored(change, notify, committed=False)
+        except _MovedOn:
+            acted_on, loaded = loaded.version, _load(table_id, None)  # what is true now
+    raise _stale(loaded.version, acted_on)
 
 
 async def table_act_async(
     *, table_id: int, action: dict, expected_version: int | None, user=None, issuer: Issuer = Issuer.PLAYER
 ) -> Outcome:
-    """`table_act` for sockets and the clock, then the news sent from the event loop. An
-    action from memory is stored from the loop itself (`table_rows.store_if_at_async`);
-    anything else is written in the process's database thread. (Sending from that thread
-    would make it wait for a busy loop, and every database call of the process waits for it.)"""
+    """`table_act` for sockets and the clock, then the news sent from the event loop (sending
+    from the database thread would make it wait for a busy loop, and every database call of
+    the process waits for that thread)."""
     arguments = {"action": action, "expected_version": expected_version, "user": user, "issuer": issuer}
     try:
-        outcome = await _from_loop(table_id=table_id, **arguments)
+        outcome = await _on_the_loop(table_id=table_id, **arguments)
         if outcome is None:
             outcome = await database_sync_to_async(table_act)(table_id=table_id, notify=False, **arguments)
     except Refusal as refused:
         # A refusal is an answer, not a fault: nobody reads its traceback, and that
         # traceback holds the frames of the thread hand-off in a reference cycle with their
-        # futures, garbage that only a full collection frees (two processes racing for a
-        # table's clock refuse one step in two: config/gc_policy.py).
+        # futures, garbage that only a full collection frees.
         raise refused.with_traceback(None) from None
     await events.send(group=events.table_group(table_id), message=events.table_changed(outcome.version))
     if outcome.lobby_visible:
@@ -109,39 +139,44 @@ async def table_act_async(
     return outcome
 
 
-async def _from_loop(
+async def _on_the_loop(
     *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer
 ) -> Outcome | None:
-    """The memory path, stored on the event loop's own connection; None when it does not
-    apply, the table moved on or the connection failed: the database thread then does it all."""
+    """The same steps as `table_act`, on the event loop, for an engine command acted on the
+    version this process holds: no hand-off to the database thread, whose one connection
+    would serialize every commit of the process (each waits for the disk). Django refuses
+    any query on the loop, so a step that reads or writes other rows (a seat's autoplay, a
+    hand started or scored, a bury) stops there, as does a table that moved on meanwhile or a
+    failed connection: None, and `table_act` does it all again in the database thread."""
     if expected_version is None or not table_rows.stores_from_loop():
         return None
     held = table_cache.cached(table_id, expected_version)
     if held is None:
         return None
-    if held.version > expected_version:
+    if held.version > expected_version:  # committed, so the table has moved on
         raise _stale(held.version, expected_version)
-    change = _from_memory(held, action, user, issuer)
-    if change is None:
-        return None
-    stored = await table_rows.store_if_at_async(change.table, change.rows, expected_version, change.now)
-    return _stored(change, notify=False, committed=True) if stored else None
-
-
-def _from_memory(held: table_cache.LoadedTable, action: dict, user, issuer: Issuer) -> _Change | None:
-    """The change an engine command makes to the version this process holds, made without
-    the database; None when it needs the database (another kind of command, a closed
-    table, or a step that writes other rows: then the locked path does it all again)."""
     command = command_for(action.get("type"))
     if command is None or not command.from_memory or held.table.status == Table.Status.CLOSED:
         return None
     table, seats = held.rows_for_writing()
     game = engine.Game.sharing(table.state) if table.state is not None else None
     try:
-        with table_rows.no_statements():
-            return _change(table, seats, game, action, user, issuer)
-    except table_rows.NeedsDatabase:
+        change = _change(table, seats, game, action, user, issuer)
+    except SynchronousOnlyOperation:
         return None
+    if not await table_rows.store_if_at_async(change.table, change.rows, expected_version, change.now):
+        return None
+    return _stored(change, notify=False, committed=True)
+
+
+def _load(table_id: int, expected_version: int | None) -> table_cache.LoadedTable:
+    """The version the issuer acted on from memory (or a newer one: then it is stale without
+    asking the database), else the table's row. Without a version, always the row."""
+    held = table_cache.cached(table_id, expected_version) if expected_version is not None else None
+    loaded = held or table_cache.read(table_id, keep=False)
+    if loaded is None:
+        raise Table.DoesNotExist(f"table {table_id}")
+    return loaded
 
 
 def _change(table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer) -> _Change:
@@ -225,19 +260,3 @@ def _roles(*, issuer: Issuer, user, table: Table, seats: list[Seat]) -> set[Role
 
 
 _SERVER_ROLES = {Issuer.CLOCK: Role.CLOCK, Issuer.BOT: Role.BOT, Issuer.SYSTEM: Role.SYSTEM}
-
-
-def _writable(table_id: int, version: int) -> tuple[Table, list[Seat], engine.Game | None]:
-    """The locked table, its seats and its game as private copies the handlers may change.
-    When this process holds exactly this version, its copy is taken (with the match and
-    hand the records know) instead of reading the database again. The game is a new Game
-    over the snapshot's values, which nobody changes in place (the engine steps
-    copy-on-write), so no action copies the state."""
-    held = table_cache.cached(table_id, version)
-    if held is not None and held.version == version:
-        table, seats = held.rows_for_writing()
-    else:
-        table = Table.objects.get(pk=table_id)
-        seats = list(table.seats.select_related("user").order_by("position"))
-    game = engine.Game.sharing(table.state) if table.state is not None else None
-    return table, seats, game
