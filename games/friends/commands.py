@@ -1,6 +1,6 @@
 """Accepting an invitation: a command of the table's one write path (docs/friends.md).
 
-Under the table's row lock: the invitation must be the user's, pending, unexpired and for
+In the write path's transaction: the invitation must be the user's, pending, unexpired and for
 this table, the match not started, and a seat free (the one offered, else another). The
 user is seated and the invitation marked accepted in the same transaction.
 """

@@ -1,8 +1,8 @@
 """Moderators at a table: close the room, kick a player (docs/moderation.md).
 
 Both are commands of the one write path (`writer.table_act`, issued by `Issuer.MODERATOR`;
-the writer refuses anyone without the moderation permission): they run under the
-table's row lock, are appended to `TableEvent` like any action, write the moderation
+the writer refuses anyone without the moderation permission): they run in its
+transaction, are appended to `TableEvent` like any action, write the moderation
 audit log in the same transaction, and tell the sockets why they are being closed only
 after commit.
 """

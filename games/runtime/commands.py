@@ -85,9 +85,9 @@ class Command:
     may: frozenset[Role]
     refusal: tuple[str, str]  # (code, translatable sentence) for an issuer who may not
     lobby_visible: bool  # the lobby's list shows what it changes (seats, status)
-    # Its handler only steps the engine, so it may run from the process's memory of the
-    # table and be stored by one statement (games/runtime/writer.py); a step that writes
-    # other rows after all falls back to the locked path.
+    # Its handler only steps the engine, so sockets and the clock may run it on the event
+    # loop and store it by one statement (games/runtime/writer.py); a step that reads or
+    # writes other rows after all is done again in the database thread.
     from_memory: bool
 
     def refuse(self) -> Refusal:

@@ -72,8 +72,8 @@ def idle(table: Table, now: datetime) -> bool:
 def abandon(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
-    """Close a table nobody has been at for abandon_after(); checked again under the lock,
-    so a person who came back in the meantime keeps it."""
+    """Close a table nobody has been at for abandon_after(); checked again by the write path
+    at the version it was judged on, so a person who came back in the meantime keeps it."""
     if table.status not in OPEN or not idle(table, now):
         raise Refusal("not_abandoned", gettext_noop("Someone is at this table: it stays open."))
     happened = [{"type": "table_closed"}]

@@ -1,8 +1,8 @@
 """The write path's commands that run the rules engine: a player's declare, bury and play,
 the clock's timed steps, bots' moves, starting a match, and taking one's seat back.
 
-Registered with the write path (games/runtime/commands.py) and run under the table's row
-lock (games/runtime/writer.py): each gets the table's game parsed once for the action (a
+Registered with the write path (games/runtime/commands.py) and run by it
+(games/runtime/writer.py): each gets the table's game parsed once for the action (a
 private copy) and stores the game it produced with `commands.game_store`.
 """
 
@@ -169,7 +169,7 @@ def next_hand(
 
 def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
     """The bot's move for a due bot step of the table as `loaded`, decided here and now,
-    OUTSIDE the write path's lock (tests and tools; the server's runner asks
+    before the write (tests and tools; the server's runner asks
     games/runtime/thinking.py, which thinks in worker processes for the searching levels).
     For `bot_declare` the first bot (or autoplayed) seat that declares now, or None.
     The move is then submitted with the version it was decided on, so a stale decision is

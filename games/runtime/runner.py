@@ -141,7 +141,7 @@ async def _run(table_id: int, must_read: bool) -> None:
             async with _bot_turn(is_bot):
                 if question is not None:
                     if not thinking.pooled(question):
-                        # Not pooled (a quick level, or no thinkers): decided now, not under the row lock.
+                        # Not pooled (a quick level, or no thinkers): decided now, before the write.
                         move = await thinking.decide(question)
                     action = {**action, "move": move} if move is not None else None
                 if action is not None:

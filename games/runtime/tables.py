@@ -1,4 +1,4 @@
-"""Creating tables (the only table write outside writer.table_act: nothing exists yet to lock)."""
+"""Creating tables (the only table write outside writer.table_act: no version exists yet to check)."""
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
