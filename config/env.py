@@ -66,8 +66,8 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     return {
         # Pub/sub: a group message is one PUBLISH, and each process gets it once and hands it
-        # to its own sockets, where the list-based layer queues and pops it per socket
-        # (≈ 25 % of the server's CPU per action at 100 bot tables, docs/performance.md).
+        # to its own sockets, where the list-based layer queues and pops it per socket (a
+        # large share of the server's CPU per action; bench/RESULTS.md, docs/performance.md).
         # Group messages here are only "changed, version N" hints, resynced on a gap, so
         # pub/sub's at-most-once delivery is what the design already assumes (STYLE pitfall 1).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

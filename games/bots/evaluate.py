@@ -25,8 +25,8 @@ Option = tuple[list[str], float]
 
 CANDIDATES = 4  # the basic bot's best plays considered, besides the one made
 # A budget of one second buys this many playouts (the rest of a hand with basic policies
-# for all four seats: ≈ 10 ms from the first lead, less later, on this 2-core machine). The
-# count is fixed, so results do not depend on the machine's load.
+# for all four seats; bench/bot_decisions.py times them). The count is fixed, so results
+# do not depend on the machine's load.
 PLAYOUTS_PER_SECOND = 120
 MIN_WORLDS, MAX_WORLDS = 4, 200
 TOTAL_POINTS = engine.points(engine.full_deck())  # 200 with two decks (RULES §1.2)

@@ -32,7 +32,7 @@ from .observation import Observation
 BUDGET = 0.8  # seconds of search for a lead or the bury (its work equivalent)
 FOLLOW_SHARE = 0.6  # a follow gets this share of it
 BURY_SHARE = 2.0  # and the bury this multiple
-CARDS_PER_SECOND = 24000  # simulated cards a second on one core of this machine, both cores busy (measured)
+CARDS_PER_SECOND = 24000  # simulated cards a second on one core, both cores busy (bench/RESULTS.md)
 EXACT_NODE_COST = 0.25  # an endgame node costs about this many simulated cards
 CANDIDATES = 5  # the basic bot's best plays searched (fewer: more worlds each)
 BURY_CANDIDATES = 8

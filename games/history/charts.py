@@ -42,8 +42,8 @@ class Chart:
 
     @property
     def bars_svg(self) -> str:
-        """The bars as SVG elements, written here rather than by a template loop (a
-        profile's 40 bars cost the page ~4 ms through the template engine). Numbers and
+        """The bars as SVG elements, written here rather than by a template loop (a loop
+        over 40 bars was a large share of the profile's render, bench/pages.py). Numbers and
         fixed words only: nothing in it needs escaping."""
         return "".join(
             f'<rect class="bar bar--{bar["kind"]}" x="{bar["x"]}" y="{bar["y"]}" width="{bar["width"]}" '
