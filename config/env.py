@@ -29,10 +29,9 @@ def database_from_url(url: str | None, base_dir: Path, pool_size: int | None = N
 
     PostgreSQL connections come from Django's own pool (psycopg_pool, `OPTIONS["pool"]`): a
     thread borrows one for a request or a database call and gives it back when Django closes
-    it (CONN_MAX_AGE 0, as pooling requires). Under ASGI every HTTP request and every write of
-    the table write path runs in a thread of its own, so a connection kept per thread would
-    stay open after the thread is gone; the pool keeps at most `pool_size` per process
-    (DATABASE_POOL_SIZE, 16 when unset)."""
+    it (CONN_MAX_AGE 0, as pooling requires). Under ASGI every HTTP request runs in a thread
+    of its own, so a connection kept per thread would stay open after the thread is gone;
+    the pool keeps at most `pool_size` per process (DATABASE_POOL_SIZE, 16 when unset)."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": base_dir / "db.sqlite3"}
     # parse() returns a TypedDict (DBConfig); the SQLite default above (its NAME a Path) is
