@@ -21,12 +21,7 @@
   }
 
   function rovingFocus(index) {
-    const buttons = cardButtons();
-    if (!buttons.length) return;
-    const current = buttons.findIndex((b) => b.tabIndex === 0);
-    const target = index >= 0 ? Math.min(index, buttons.length - 1) : Math.max(current, 0);
-    buttons.forEach((b, i) => { b.tabIndex = i === target ? 0 : -1; });
-    if (index >= 0) buttons[target].focus();
+    handKeys.focus(cardButtons(), index);
   }
 
   function prepare() {
@@ -44,21 +39,7 @@
     showCount();
   });
 
-  holder.addEventListener("keydown", (event) => {
-    const card = event.target.closest && event.target.closest(".hand .card-btn");
-    if (!card) return;
-    const buttons = cardButtons();
-    const at = buttons.indexOf(card);
-    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 };
-    if (event.key in moves) {
-      event.preventDefault();
-      rovingFocus(Math.max(0, Math.min(buttons.length - 1, moves[event.key])));
-    } else if (event.key === "Enter") {
-      event.preventDefault(); // Enter plays; Space (the button's own key) picks
-      const primary = holder.querySelector("[data-primary]:not(:disabled)");
-      if (primary) primary.click();
-    }
-  });
+  handKeys.listen(holder, ".hand .card-btn", cardButtons, () => holder.querySelector("[data-primary]:not(:disabled)"));
 
   holder.addEventListener("submit", async (event) => {
     const submitter = event.submitter;
