@@ -17,7 +17,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import websocket_close  # noqa: E402
+from config import gc_policy, websocket_close  # noqa: E402
 from config.websocket_origin import SameOriginValidator  # noqa: E402
 from games import metrics  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -33,3 +33,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+gc_policy.install()  # after everything start-up keeps is made (config/gc_policy.py)
