@@ -18,7 +18,7 @@ the period adapts: each collection that finds less than WORTH_A_COLLECTION objec
 the wait before the next (up to LONGEST_WAIT_S), and one that finds more goes back to the
 shortest wait. The first comes FIRST_WAIT_S after start: what start-up made is frozen, and
 a restart's storm of handshakes sets off CPython's own full collection. Tables at play
-make no cyclic garbage (the engine and the bots make none, tests/test_engine_garbage.py):
+make no cyclic garbage (the engine and the bots make none, tests/engine/test_engine_garbage.py):
 their servers pause a few times an hour. Connections that
 come and go leave cycles inside daphne and django-redis: those servers keep collecting
 every 30 s, and the pile stays bounded by time.

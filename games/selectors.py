@@ -102,7 +102,7 @@ def socket_entry(*, user, table_id: int, now=None) -> Entry:
     SQL of its own, because after a restart every socket enters at once, one after another
     in the process's database thread: compiling the ORM's query with its three subqueries
     costs ten times what running this one does. "Active" is `active_at` of
-    games/moderation/models.py, written out; tests/test_table_entry.py holds the answers
+    games/moderation/models.py, written out; tests/runtime/test_table_entry.py holds the answers
     equal to the ORM's for every kind of sanction."""
     now = _EXPIRES.get_db_prep_value(timezone.now() if now is None else now, connection)  # as the ORM sends it
     values = {"table": table_id, "user": user.pk, "now": now}

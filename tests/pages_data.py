@@ -14,7 +14,7 @@ from games.moderation.models import Report
 from games.ratings.service import match_rate
 from games.runtime import writer
 from tests.conftest import make_moderator, make_table, make_user
-from tests.test_replay import FAST, drive
+from tests.history.test_replay import FAST, drive
 
 LONG_NAME = "a_player_with_a_rather_long_name"
 

@@ -230,7 +230,7 @@ class Rollout:
     def finish(self, first: list[str] | None, bury: list[str] | None = None) -> engine.Playout:
         """Play `first` for this seat (None: the basic choice), then the rest of the hand by
         basic policies; returns the finished playout. The engine's playout applies the
-        rules (§5.3-§7) without re-validation: basic plays are legal (tests/test_bots.py);
+        rules (§5.3-§7) without re-validation: basic plays are legal (tests/bots/test_bots.py);
         a throw that fails in this world is punished as at a table (§5.3)."""
         obs = self.obs
         ctx = obs.ctx

@@ -21,7 +21,7 @@ from .outcome import cards_label
 from .positions import LEARNER
 
 # A deal in which the learner holds a pair of 2s of a long suit: they can declare, deal
-# and bury, and the whole hand is played (tests/test_lessons.py plays it through).
+# and bury, and the whole hand is played (tests/lessons/test_lessons.py plays it through).
 SEED = "guided-hand-31"
 PARTNER_LEVEL = "basic"
 ADVISER = "basic"  # whose choice the tips suggest

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 def active_at(now: datetime) -> models.Q:
     """THE definition of an active sanction: not lifted, and not expired at `now`. The
     queryset (`.active()`) and the admin's column use it; the socket entry's one statement
-    (games.selectors.socket_entry) writes it out, and tests/test_table_entry.py holds the two
+    (games.selectors.socket_entry) writes it out, and tests/runtime/test_table_entry.py holds the two
     equal."""
     return models.Q(lifted_at__isnull=True) & (models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now))
 

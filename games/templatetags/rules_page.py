@@ -6,7 +6,7 @@
 
 `example` shows the cards as written; with `level` and `trump` (a suit letter or "NT") it
 marks the trumps as the table does. `shape` states what the prose says the cards are; it is
-written into the markup (data-shape) and tests/test_rules_page.py checks every such claim
+written into the markup (data-shape) and tests/web/test_rules_page.py checks every such claim
 against the engine (RULES §5.1), so the page cannot teach a shape the game does not play.
 """
 

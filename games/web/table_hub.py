@@ -67,7 +67,7 @@ class TableHub:
     async def stop(self) -> None:
         # Let go of the tasks first: a cancelled task keeps its CancelledError, whose frames
         # hold this hub, so a hub still holding them would be cyclic garbage, left for a full
-        # collection (tests/test_refusal_garbage.py).
+        # collection (tests/runtime/test_refusal_garbage.py).
         events.stop_listening_here(self.group, self.hand_out)
         started, listening, self.started, self.listening = self.started, self.listening, None, None
         if started is not None:
