@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -45,6 +46,13 @@ def table_access(*, table: Table, user, invite_code: str | None = None, seats=No
             return True
     # The link opens a private table, except a guest's: it is theirs alone (accounts/guests.py).
     return bool(invite_code) and invite_code == table.invite_code and not guest_owned(table)
+
+
+def table_url(table: Table) -> str:
+    """The table page's address; a private table's carries its invite, so give it only to
+    people `table_access` lets in."""
+    url = reverse("table", args=[table.pk])
+    return f"{url}?invite={table.invite_code}" if table.is_private else url
 
 
 def guest_owned(table: Table) -> bool:

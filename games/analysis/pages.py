@@ -2,7 +2,7 @@
 
 from games import engine
 from games.analysis.selectors import is_marked
-from games.web.rendering import faces
+from games.words.faces import faces
 
 
 def replay_analysis(analysis: dict | None, frames, names: list[str], step: int, mine: set[int]) -> dict:

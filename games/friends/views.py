@@ -13,7 +13,7 @@ from games.engine import Refusal
 from games.friends import service
 from games.friends.selectors import friends_with_presence, pending_invitations
 from games.models import Table
-from games.web.i18n import refusal_text
+from games.words.refusals import refusal_text
 
 
 def _answer(request, action, done: str) -> None:

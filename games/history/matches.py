@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from games import bot_levels, engine
 from games.history import export, replay
 from games.models import Hand, Match, MatchPlayer, TableEvent
-from games.web.names import bot_name
+from games.words.seats import bot_name
 
 START_LEVELS = engine.START_LEVELS  # RULES §8.1
 

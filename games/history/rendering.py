@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
-from games.web.rendering import SUITS, card_face, faces
+from games.words.faces import SUITS, card_face, faces
 
 # Seat 0 at the bottom, then counter-clockwise as at the table (RULES §1.1).
 PLACES = {0: "bottom", 1: "right", 2: "top", 3: "left"}

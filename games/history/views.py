@@ -23,7 +23,7 @@ from games.models import Hand, Match, RatedMatch
 from games.moderation.forms import ReasonForm
 from games.ratings import maths
 from games.ratings.selectors import match_rating_changes, rating_series
-from games.web.i18n import refusal_text
+from games.words.refusals import refusal_text
 
 MATCHES_PER_PAGE = 20
 

@@ -8,8 +8,8 @@ from typing import Any
 from games import engine
 from games.rulebook import rule_url
 from games.templatetags.cards import card_group
-from games.web import rendering
-from games.web.i18n import refusal_sentence
+from games.words.faces import faces, hand_faces
+from games.words.refusals import refusal_sentence
 
 from . import guided
 from .catalogue import LESSONS, next_lesson, number_of
@@ -25,11 +25,11 @@ PLACES = {LEARNER: "bottom", 1: "right", 2: "top", 3: "left"}
 def board_context(lesson: Lesson, state: dict[str, Any]) -> dict[str, Any]:
     game = restore(state["game"])
     view = engine.view(game, LEARNER)
-    ctx = rendering.trump_context(view)
+    ctx = engine.view_context(view)
     feedback = _feedback(lesson, state.get("feedback"), game, ctx)
     done = bool(feedback and feedback["status"] == "done")
     action = _action(lesson, game, done)
-    hand = rendering.hand_context(view, LEARNER, ctx)["hand"]
+    hand = hand_faces(view, ctx)
     selected = set(state.get("selected", ()))
     for index, face in enumerate(hand):
         face["selected"] = index in selected
@@ -105,8 +105,8 @@ def _seats(view: dict[str, Any], ctx) -> list[dict[str, Any]]:
             "place": PLACES[seat],
             "label": SEAT_LABELS[seat],
             "count": view["hand_counts"][seat],
-            "played": rendering.faces(played.get(seat), ctx),
-            "declared": rendering.faces(view["declaration_areas"][str(seat)], ctx),
+            "played": faces(played.get(seat), ctx),
+            "declared": faces(view["declaration_areas"][str(seat)], ctx),
             "is_dealer": view["dealer"] == seat,
             "is_turn": view["turn"] == seat,
             "is_winning": winning == seat,
@@ -131,7 +131,7 @@ def _showcase(lesson: Lesson, ctx) -> dict[str, Any] | None:
     if lesson.showcase is None:
         return None
     label, cards = lesson.showcase
-    return {"label": label, "cards": rendering.faces(ctx.sort(cards.split()), ctx)}
+    return {"label": label, "cards": faces(ctx.sort(cards.split()), ctx)}
 
 
 def _feedback(lesson: Lesson, feedback: dict[str, Any] | None, game: engine.Game, ctx) -> dict[str, Any] | None:
@@ -154,7 +154,7 @@ def _feedback(lesson: Lesson, feedback: dict[str, Any] | None, game: engine.Game
         return {
             "status": status,
             "text": result_story(game.result),
-            "kitty": rendering.faces(game.result["buried"], ctx),
+            "kitty": faces(game.result["buried"], ctx),
         }
     outcome = outcome_of(feedback)
     verdict = verdict_of(lesson, outcome)
@@ -163,12 +163,12 @@ def _feedback(lesson: Lesson, feedback: dict[str, Any] | None, game: engine.Game
         "status": "done" if verdict.passed else "short",
         "text": verdict.text,
         "tricks": [_trick_lines(trick, ctx) for trick in outcome.tricks],
-        "kitty": rendering.faces(result["buried"], ctx) if result else None,
+        "kitty": faces(result["buried"], ctx) if result else None,
     }
 
 
 def _trick_lines(trick: dict[str, Any], ctx) -> list[dict[str, Any]]:
     return [
-        {"label": SEAT_LABELS[seat], "cards": rendering.faces(cards, ctx), "won": seat == trick["winner"]}
+        {"label": SEAT_LABELS[seat], "cards": faces(cards, ctx), "won": seat == trick["winner"]}
         for seat, cards in trick["plays"]
     ]

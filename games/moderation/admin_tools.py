@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from accounts.selectors import user_can_moderate
 from games.engine import Refusal
 from games.moderation.forms import ReasonForm
-from games.web.i18n import refusal_text
+from games.words.refusals import refusal_text
 
 if TYPE_CHECKING:  # the mixin's super() is the ModelAdmin it is mixed into
     _AdminBase = admin.ModelAdmin

@@ -20,7 +20,6 @@ from games.moderation import users as user_moderation
 from games.moderation.forms import ReasonForm, UserChoiceForm
 from games.moderation.models import Kick, ModerationLog, Report
 from games.moderation.user_views import moderator_required, perform, report_page
-from games.web.views import table_url
 
 RECENT_CHAT = 100
 
@@ -166,5 +165,5 @@ def report_table(request, table_id: int):
             reason=reason,
             table=table,
         ),
-        back=(table_url(table),),
+        back=(selectors.table_url(table),),
     )

@@ -21,7 +21,7 @@ from games.engine import Refusal
 from games.moderation import users as moderation
 from games.moderation.forms import ReasonForm, ReportForm, SanctionForm
 from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
-from games.web.i18n import refusal_text
+from games.words.refusals import refusal_text
 
 
 def moderator_required(view):

@@ -1,8 +1,8 @@
-"""`{{ face|card_name }}`: a card's spoken name (games/web/card_names.py) in templates."""
+"""`{{ face|card_name }}`: a card's spoken name (games/words/card_names.py) in templates."""
 
 from django import template
 
-from games.web.card_names import card_name as spoken_name
+from games.words.card_names import card_name as spoken_name
 
 register = template.Library()
 

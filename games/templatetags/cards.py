@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.web.card_names import card_name
+from games.words.card_names import card_name
 
 register = template.Library()
 
@@ -50,7 +50,7 @@ _FRAGMENTS: dict[tuple, str] = {}  # (code, trump, from the kitty, language) →
 
 def _face_fragment(face: dict, language: str | None) -> str:
     """One face's markup in the active language: a face is a pure function of its code, its
-    trump flag and its kitty mark (games.web.rendering.card_face), so that is the key."""
+    trump flag and its kitty mark (games/words/faces.py), so that is the key."""
     key = (face["code"], bool(face["trump"]), bool(face.get("from_kitty")), language)
     html = _FRAGMENTS.get(key)
     if html is None:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.templatetags.cards import card_row
-from games.web.rendering import card_face
+from games.words.faces import card_face
 
 register = template.Library()
 

@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 from games import bot_levels, rulesets
 from games.models import Table
 from games.runtime import presence
-from games.web.names import SEAT_NAMES
+from games.words.seats import SEAT_NAMES
 
 # A running table whose clock is this late, or where nothing happened for this long, has
 # nobody driving it: the clock runs only while someone is connected (games/runtime/runner.py).

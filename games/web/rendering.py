@@ -5,10 +5,7 @@ reload shows exactly what a push showed. Input is an engine view (RULES §9), wh
 already holds only what this reader may see.
 """
 
-from collections import Counter
-
 from django.template.loader import render_to_string
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
 from games import bot_levels, engine
@@ -16,29 +13,11 @@ from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
 from games.web import regions
-from games.web.i18n import PHASES, refusal_sentence
-from games.web.names import SEAT_NAMES, bot_name
+from games.words.faces import SUITS, card_face, faces, hand_faces
+from games.words.refusals import PHASES, refusal_sentence
+from games.words.seats import SEAT_NAMES, bot_name
 
-SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
-
-
-def card_face(code: str, ctx) -> dict:
-    joker = code.endswith("JK")
-    suit = "" if joker else code[0]
-    return {
-        "code": code,
-        "rank": (_("JOKER") if code == "BJK" else _("Joker")) if joker else code[1:],
-        "symbol": "🃏" if joker else SUITS[suit],
-        "red": code == "BJK" or suit in ("H", "D"),
-        "joker": joker,
-        "big": code == "BJK",
-        "trump": ctx is not None and ctx.is_trump(code),
-    }
-
-
-def faces(cards, ctx) -> list[dict]:
-    return [card_face(code, ctx) for code in cards or ()]
 
 
 def seat_names(seats) -> list[str]:
@@ -209,7 +188,7 @@ def hand_context(view, viewer_seat, ctx=None) -> dict:
         "view": view,
         "viewer_seat": viewer_seat,
         "my_turn": bool(view) and viewer_seat is not None and view["turn"] == viewer_seat,
-        "hand": _hand_faces(view, ctx) if view else [],
+        "hand": hand_faces(view, ctx) if view else [],
         "declarations": _declaration_faces(view, ctx),
     }
 
@@ -255,18 +234,6 @@ def _table_trick(view, ctx):
     if last and view["phase"] in ("play", "scored", "finished"):
         return last["plays"], True, last["winner"]
     return [], False, None
-
-
-def _hand_faces(view, ctx):
-    """The hand; during the bury the dealer's 8 picked-up kitty cards are marked (§4.1)."""
-    hand = faces(view["hand"], ctx)
-    if view["phase"] == "bury" and view.get("kitty"):
-        pending = Counter(view["kitty"])
-        for card in hand:
-            if pending[card["code"]]:
-                pending[card["code"]] -= 1
-                card["from_kitty"] = True
-    return hand
 
 
 def _standing(view, names):

@@ -26,8 +26,9 @@ from games.runtime import writer
 from games.runtime.tables import PUBLIC_TURN_LIMIT_S, table_create
 from games.web import rendering
 from games.web.forms import PlayNowForm, TableForm
-from games.web.i18n import refusal_text
 from games.web.lobby import lobby_rows
+from games.words.faces import faces
+from games.words.refusals import refusal_text
 
 # "Play now": the user sits North; their partner and both opponents are bots.
 PLAY_NOW_BOT_SEATS = (1, 2, 3)
@@ -46,7 +47,7 @@ def lobby_context(request, form=None) -> dict:
         "form": form or TableForm(),
         "play_now_form": PlayNowForm(initial={"level": level or bot_levels.default()}),
         "front_door": visitor,
-        "front_door_trick": rendering.faces(FRONT_DOOR_TRICK, None) if visitor else (),
+        "front_door_trick": faces(FRONT_DOOR_TRICK, None) if visitor else (),
         # A guest's tables are private (not in the list): the way back to the one under way.
         "guest_table": guest_table(request.user) if is_guest(request.user) else None,
     }
@@ -70,7 +71,7 @@ def create_table(request):
     if not form.is_valid():
         return render(request, "games/lobby.html", lobby_context(request, form), status=400)
     table = table_create(owner=request.user, **form.table_options())
-    return redirect(table_url(table))
+    return redirect(selectors.table_url(table))
 
 
 @require_POST
@@ -133,12 +134,7 @@ def _bot_table(request, *, level: str, remember: str | None, private: bool):
         reason = refusal_text(refusal)
         messages.error(request, _("Could not start a game: %(reason)s") % {"reason": reason})
         return redirect("lobby")
-    return redirect(table_url(table))
-
-
-def table_url(table) -> str:
-    url = reverse("table", args=[table.pk])
-    return f"{url}?invite={table.invite_code}" if table.is_private else url
+    return redirect(selectors.table_url(table))
 
 
 @login_required
@@ -167,7 +163,7 @@ def table_page(request, table_id: int):
             "regions": rendering.render_regions(context),
             "ws_path": ws_path,
             "server_now_ms": int(time.time() * 1000),  # the page counts down with the server's clock
-            "invite_url": request.build_absolute_uri(table_url(table)),
+            "invite_url": request.build_absolute_uri(selectors.table_url(table)),
             "invitable_friends": invitable_friends(user=request.user, table=table, seats=seats),
         },
     )
@@ -194,4 +190,4 @@ def table_hand(request, table_id: int, hand_no: int):
 
 def invite(request, code: str):
     table = get_object_or_404(Table, invite_code=code)
-    return redirect(table_url(table))
+    return redirect(selectors.table_url(table))

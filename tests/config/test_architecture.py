@@ -1,9 +1,11 @@
 """No import cycle between modules anywhere in games/ and accounts/, read from the source (no
 Django needed), counting imports inside functions too: a lazy import only hides a cycle.
 
-The layers (the engine and bots pure, accounts apart from games, the write path apart from
-its handlers, …) are import-linter's contracts in pyproject.toml, which `lint-imports`
-checks; its cycle contract (`acyclic_siblings`) compares whole packages, not modules."""
+The layers (the engine and bots pure, the web on top, accounts apart from games, …) are
+import-linter's contracts in pyproject.toml, which `lint-imports` checks (docs/layers.md).
+Its cycle contract (`acyclic_siblings`) compares whole packages, and games' packages do lean
+on each other both ways (games.models gathers every package's models; moderation and the
+runtime call each other), so cycles are looked for here, between modules."""
 
 import ast
 from pathlib import Path

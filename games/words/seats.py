@@ -11,6 +11,6 @@ SEAT_NAMES = (gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South")
 
 def bot_name(*, position: int, level: object, text: Callable[[object], str] = str) -> str:
     """`level` is the bot's strength as people read it (games.bot_levels.seat_label); `text`
-    turns the lazy seat name into text (a render passes games.web.regions.text, which
-    resolves each lazy message once per language)."""
+    turns the lazy seat name into text (the table's render passes one that resolves
+    each lazy message once per language)."""
     return f"{text(SEAT_NAMES[position])} · {text(level)}"

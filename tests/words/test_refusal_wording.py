@@ -1,4 +1,4 @@
-"""What a refused player reads (games/engine/errors.py, games/web/i18n.py): a sentence with
+"""What a refused player reads (games/engine/errors.py, games/words/refusals.py): a sentence with
 no rule numbers and no "card(s)", in the right plural form in both languages; the rule's
 section travels beside it."""
 
@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from games.engine.errors import RULE_OF, TEMPLATES, Plural, Refusal, rule_refusal
-from games.web.i18n import refusal_text
+from games.words.refusals import refusal_text
 
 PARAMS = {"phase": "play", "count": 2, "suit": "♠", "length": 2, "standing": 3, "type": "x", "problem": "x"}
 
@@ -57,7 +57,7 @@ def test_a_phase_is_named_in_words_not_by_its_code():
     from django.utils import translation
 
     from games.engine.errors import rule_refusal
-    from games.web.i18n import refusal_text
+    from games.words.refusals import refusal_text
 
     refusal = rule_refusal("wrong_phase", phase="bury")
     with translation.override("en"):

@@ -1,4 +1,4 @@
-"""Every card's spoken name (games/web/card_names.py), in English and Chinese, and the
+"""Every card's spoken name (games/words/card_names.py), in English and Chinese, and the
 replay's card faces that carry it instead of the internal code."""
 
 import pytest
@@ -7,8 +7,8 @@ from django.utils import translation
 
 from games import engine
 from games.engine.cards import CODES
-from games.web.card_names import card_name
-from games.web.rendering import card_face
+from games.words.card_names import card_name
+from games.words.faces import card_face
 
 HEARTS_LEVEL_2 = engine.context("2", "H")  # trump: hearts, jokers and every 2
 

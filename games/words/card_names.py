@@ -2,7 +2,7 @@
 "queen of spades, trump" / 红桃10, 大王, 黑桃Q，主. One place for the table, the replays
 and every other page that shows cards; never the internal code (`H10`, `BJK`).
 
-A face is the dict the web layer builds for an engine card (games.web.rendering.card_face):
+A face is the dict built for an engine card (games/words/faces.py):
 keys code, rank, symbol, red, joker, big, trump.
 """
 
