@@ -48,7 +48,9 @@ def table_page(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     context = {
         "table": table,
-        "seats": [(SEAT_NAMES[seat.position], seat) for seat in table.seats.select_related("user").order_by("position")],
+        "seats": [
+            (SEAT_NAMES[seat.position], seat) for seat in table.seats.select_related("user").order_by("position")
+        ],
         "matches": table.matches.order_by("-number")[:10],
         "chat": ChatMessage.objects.filter(table=table)
         .select_related("user", "deleted_by")

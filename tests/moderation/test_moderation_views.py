@@ -298,7 +298,6 @@ def test_players_report_a_user_and_a_table_and_moderators_work_the_queue(world):
     assert "Moderate" in moderator.get(reverse("table", args=[world["table"].pk])).text
 
 
-
 def test_the_table_page_lists_each_seat_by_its_name_and_player(world):
     """A moderator reads "North: alice", never a position number ("0. alice")."""
     table, players = world["table"], world["players"]

@@ -46,18 +46,18 @@ ENGLISH_WORD = r"[A-Za-z]{3,}"
 SELF_NAMED = {("en", "English"), ("zh-hans", "简体中文"), ("en", "Double Up online"), ("zh-hans", "/ 双升")}
 
 
+def out_of_language(marked: str, text: str, language: str) -> bool:
+    if (marked, text) in SELF_NAMED:
+        return False
+    if marked != language:
+        return True
+    if language == "en":
+        return bool(re.search(CJK, re.sub(r"\(.*?\)", "", text)))
+    return bool(re.search(ENGLISH_WORD, text))
+
+
 def words_out_of_language(page, language: str) -> list:
-    wrong = []
-    for marked, text in page.evaluate(TEXT_LANGUAGES):
-        if (marked, text) in SELF_NAMED:
-            continue
-        if marked != language:
-            wrong.append((marked, text))
-        elif language == "en" and re.search(CJK, re.sub(r"\(.*?\)", "", text)):
-            wrong.append((marked, text))
-        elif language == "zh-hans" and re.search(ENGLISH_WORD, text):
-            wrong.append((marked, text))
-    return wrong
+    return [(marked, text) for marked, text in page.evaluate(TEXT_LANGUAGES) if out_of_language(marked, text, language)]
 
 
 @pytest.fixture
