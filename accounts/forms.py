@@ -25,7 +25,6 @@ from accounts.throttle import (
     password_reset_allowed,
 )
 
-
 PASSWORD_MISMATCH = _("The two passwords differ: type the same one twice.")
 PASSWORD_AGAIN_HELP = _("Type it once more, to be sure of it.")
 
