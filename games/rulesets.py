@@ -105,7 +105,7 @@ TEXTS: dict[str, OptionText] = {
         _("Declarations"),
         _("Which declarations override or reinforce the standing one."),
         {
-            "strength": _("by strength; only the declarer reinforces"),
+            "strength": _("by strength"),
             "partner_reinforce": _("the partner may also reinforce (对家保)"),
             "no_joker_override": _("joker pairs only declare no-trump, never override"),
         },
@@ -125,7 +125,7 @@ TEXTS: dict[str, OptionText] = {
         _("Failed-throw penalty"),
         _("What a throw that does not stand costs."),
         {
-            "components": _("10 per card of every beatable component"),
+            "components": _("10 a card of each beatable part"),
             "none": _("none"),
             "per_card_back": _("10 per card taken back"),
         },
@@ -139,8 +139,8 @@ TEXTS: dict[str, OptionText] = {
         _("Kitty bonus"),
         _("How the kitty's points multiply when the defenders win the last trick."),
         {
-            "power": _("×2^cards of the largest component, at most ×64"),
-            "by_pairs": _("×2 a single, ×4 a pair, doubled for each further pair, no cap"),
+            "power": _("doubles per card, up to ×64"),
+            "by_pairs": _("doubles per pair, no limit"),
             "double": _("always ×2"),
         },
         {
@@ -153,8 +153,8 @@ TEXTS: dict[str, OptionText] = {
         _("Level steps"),
         _("How many levels a hand is worth for the defenders' points."),
         {
-            "standard": _("standard: at most +3 for the dealer, +1 a further 40"),
-            "gentle": _("gentler: at most +2 for the dealer, +1 a further 80"),
+            "standard": _("standard: dealers climb up to 3"),
+            "gentle": _("gentler: dealers climb up to 2"),
         },
         {"standard": _("standard level steps"), "gentle": _("gentle level steps")},
     ),
