@@ -52,7 +52,9 @@ class RegisterForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         name = self.fields["username"]
         name.label = _("Name")
-        name.help_text = _("What the other players see at the table: up to 150 letters, digits or @ . + - _")
+        name.help_text = _(
+            "What the other players see at the table: letters, digits and @ . + - _ without spaces, up to 150."
+        )
         name.validators = [
             NameCharactersValidator() if isinstance(v, UnicodeUsernameValidator) else v for v in name.validators
         ]
