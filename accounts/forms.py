@@ -1,7 +1,15 @@
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
@@ -17,11 +25,20 @@ from accounts.throttle import (
     password_reset_allowed,
 )
 
+PASSWORD_MISMATCH = _("The two passwords differ: type the same one twice.")
+PASSWORD_AGAIN_HELP = _("Type it once more, to be sure of it.")
+
+
+class NameCharactersValidator(UnicodeUsernameValidator):
+    message = _("A name may hold letters, digits and @ . + - _ only (no spaces).")
+
 
 class RegisterForm(UserCreationForm):
     """Username (unique, case-insensitively), optional e-mail, password checked by
-    AUTH_PASSWORD_VALIDATORS. Validation only: the view calls services.user_register."""
+    AUTH_PASSWORD_VALIDATORS (accounts/passwords.py), every text in plain words.
+    Validation only: the view calls services.user_register."""
 
+    error_messages = {**UserCreationForm.error_messages, "password_mismatch": PASSWORD_MISMATCH}
     email = forms.EmailField(
         label=_("E-mail (optional)"),
         required=False,
@@ -31,13 +48,57 @@ class RegisterForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = self.fields["username"]
+        name.label = _("Name")
+        name.help_text = _(
+            "What the other players see at the table: letters, digits and @ . + - _ without spaces, up to 150."
+        )
+        name.validators = [
+            NameCharactersValidator() if isinstance(v, UnicodeUsernameValidator) else v for v in name.validators
+        ]
+        self.fields["password2"].label = _("Password again")
+        self.fields["password2"].help_text = PASSWORD_AGAIN_HELP
+
     def clean_username(self):
-        username = super().clean_username()
+        username = self.cleaned_data.get("username")
         if username and username.lower().startswith(GUEST_PREFIX):  # guests' names: nobody may pose as one
             raise ValidationError(
                 _("Names starting with “%(prefix)s” are kept for guests."), params={"prefix": GUEST_PREFIX}
             )
+        if username and get_user_model().objects.filter(username__iexact=username).exists():
+            raise ValidationError(
+                _("Someone already plays as “%(name)s”: choose another name."), code="unique", params={"name": username}
+            )
         return username
+
+
+class PlainSetPasswordForm(SetPasswordForm):
+    """Django's new-password form (after a reset link) in plain words."""
+
+    error_messages = {**SetPasswordForm.error_messages, "password_mismatch": PASSWORD_MISMATCH}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["new_password2"].label = _("New password again")
+        self.fields["new_password2"].help_text = PASSWORD_AGAIN_HELP
+
+
+class PlainPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form in plain words."""
+
+    error_messages = {
+        **PasswordChangeForm.error_messages,
+        "password_mismatch": PASSWORD_MISMATCH,
+        "password_incorrect": _("That is not your current password: type it again."),
+    }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["old_password"].label = _("Current password")
+        self.fields["new_password2"].label = _("New password again")
+        self.fields["new_password2"].help_text = PASSWORD_AGAIN_HELP
 
 
 class LoginThrottleMixin:
@@ -87,6 +148,11 @@ class LoginChecksMixin:
 
 class ThrottledAuthenticationForm(LoginThrottleMixin, LoginChecksMixin, AuthenticationForm):
     """The site's login form (accounts.views.LoginView)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _("That name and password do not match an account. Check both: capitals count."),
+    }
 
 
 class ThrottledAdminAuthenticationForm(LoginThrottleMixin, LoginChecksMixin, AdminAuthenticationForm):

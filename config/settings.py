@@ -125,11 +125,11 @@ CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))
 CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+AUTH_PASSWORD_VALIDATORS = [  # Django's checks in the site's own words (accounts/passwords.py)
+    {"NAME": "accounts.passwords.LikeYourNameValidator"},
+    {"NAME": "accounts.passwords.LongEnoughValidator"},
+    {"NAME": "accounts.passwords.NotCommonValidator"},
+    {"NAME": "accounts.passwords.NotOnlyDigitsValidator"},
 ]
 # Each may refuse a login after the right password (accounts.forms.LoginChecksMixin): a ban.
 ACCOUNTS_LOGIN_CHECKS = ["games.moderation.login.ban_refusal"]

@@ -30,6 +30,56 @@ class OptionText:
     summary: dict[Any, Promise]  # value -> the words in a table's summary (non-default values)
 
 
+# What each value does, in players' words (the create-table form shows each beside its
+# value). Written from docs/house-rules.md and checked against the engine's meaning.
+EFFECTS: dict[str, dict[Any, Promise]] = {
+    "permanent_twos": {
+        True: _("Every 2 is a trump, just below the level cards."),
+        False: _("A 2 is the lowest card of its own suit; only jokers, level cards and the trump suit are trumps."),
+    },
+    "no_declaration": {
+        "flip": _("The kitty's 4th card is turned up: its suit is trump, a joker means no-trump."),
+        "redeal": _("The same dealer deals the hand again; after 3 redeals the kitty's 4th card is turned up."),
+        "no_trump": _("The hand is played with no trump suit; jokers and level cards are still trumps."),
+    },
+    "overrides": {
+        "strength": _("A stronger declaration overrides; only the declarer may reinforce their own."),
+        "partner_reinforce": _("As by strength, and the declarer's partner may reinforce it with the same card too."),
+        "no_joker_override": _("A joker pair only declares no-trump while nothing stands; it never overrides."),
+    },
+    "first_dealer": {
+        "final_declarer": _("The player whose declaration stands at the end of the deal deals the first hand."),
+        "first_declarer": _("The first player to declare deals the first hand, even if someone overrides later."),
+    },
+    "throw_penalty": {
+        "components": _("The thrower's side pays 10 points for every card of each part another player could beat."),
+        "none": _("No penalty: the throw is simply cut down to the part that must be played."),
+        "per_card_back": _("The thrower's side pays 10 points for every card taken back into the hand."),
+    },
+    "kitty_bonus": {
+        "power": _("Doubled for each card of the last lead's longest part: a single ×2, a pair ×4, at most ×64."),
+        "by_pairs": _("Singles ×2, one pair ×4, and doubled again for every further pair in the last lead, no limit."),
+        "double": _("Always ×2, whatever the last trick was."),
+    },
+    "level_steps": {
+        "standard": _("The dealers climb up to 3 levels; the defenders take over at 80 and climb 1 more per 40."),
+        "gentle": _(
+            "Smaller jumps: the dealers climb at most 2 levels; the defenders take over at 80, climb 1 level at "
+            "120 and 1 more per further 80."
+        ),
+    },
+    "must_play": {
+        "a": _("A climb of several levels stops at A, and a hand must be won at A."),
+        "5_10_k": _("A climb stops at 5, 10, K and A: each of them must be played."),
+        "none": _("No level must be played: a team that climbs past A wins the match."),
+    },
+    "match_end": {
+        "pass_a": _("A team at A wins the match by winning a hand, as dealers or as defenders."),
+        "dealer_at_a": _("A team at A wins the match only as dealers; as defenders it takes over the deal."),
+    },
+}
+
+
 TEXTS: dict[str, OptionText] = {
     "permanent_twos": OptionText(
         _("2s are permanent trumps"),
@@ -55,7 +105,7 @@ TEXTS: dict[str, OptionText] = {
         _("Declarations"),
         _("Which declarations override or reinforce the standing one."),
         {
-            "strength": _("by strength; only the declarer reinforces"),
+            "strength": _("by strength"),
             "partner_reinforce": _("the partner may also reinforce (对家保)"),
             "no_joker_override": _("joker pairs only declare no-trump, never override"),
         },
@@ -75,7 +125,7 @@ TEXTS: dict[str, OptionText] = {
         _("Failed-throw penalty"),
         _("What a throw that does not stand costs."),
         {
-            "components": _("10 per card of every beatable component"),
+            "components": _("10 a card of each beatable part"),
             "none": _("none"),
             "per_card_back": _("10 per card taken back"),
         },
@@ -89,8 +139,8 @@ TEXTS: dict[str, OptionText] = {
         _("Kitty bonus"),
         _("How the kitty's points multiply when the defenders win the last trick."),
         {
-            "power": _("×2^cards of the largest component, at most ×64"),
-            "by_pairs": _("×2 a single, ×4 a pair, doubled for each further pair, no cap"),
+            "power": _("doubles per card, up to ×64"),
+            "by_pairs": _("doubles per pair, no limit"),
             "double": _("always ×2"),
         },
         {
@@ -103,8 +153,8 @@ TEXTS: dict[str, OptionText] = {
         _("Level steps"),
         _("How many levels a hand is worth for the defenders' points."),
         {
-            "standard": _("standard: at most +3 for the dealer, +1 a further 40"),
-            "gentle": _("gentler: at most +2 for the dealer, +1 a further 80"),
+            "standard": _("standard: dealers climb up to 3"),
+            "gentle": _("gentler: dealers climb up to 2"),
         },
         {"standard": _("standard level steps"), "gentle": _("gentle level steps")},
     ),
@@ -132,6 +182,13 @@ TEXTS: dict[str, OptionText] = {
     ),
 }
 assert list(TEXTS) == [o.name for o in engine.OPTIONS]
+assert all(set(EFFECTS[o.name]) == set(o.values) for o in engine.OPTIONS if o.name != "last_chance_ms")
+
+
+def value_effect(name: str, value: Any) -> str:
+    """What choosing `value` of option `name` does, in one sentence."""
+    return str(EFFECTS[name][value])
+
 
 PRESET_NAMES: dict[str, Promise] = {
     "standard": _("Standard (the rulebook)"),

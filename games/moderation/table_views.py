@@ -20,6 +20,7 @@ from games.moderation import users as user_moderation
 from games.moderation.forms import ReasonForm, UserChoiceForm
 from games.moderation.models import Kick, ModerationLog, Report
 from games.moderation.user_views import moderator_required, perform, report_page
+from games.words.seats import SEAT_NAMES
 
 RECENT_CHAT = 100
 
@@ -46,7 +47,9 @@ def table_page(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     context = {
         "table": table,
-        "seats": table.seats.select_related("user").order_by("position"),
+        "seats": [
+            (SEAT_NAMES[seat.position], seat) for seat in table.seats.select_related("user").order_by("position")
+        ],
         "matches": table.matches.order_by("-number")[:10],
         "chat": ChatMessage.objects.filter(table=table)
         .select_related("user", "deleted_by")

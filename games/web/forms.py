@@ -1,27 +1,73 @@
+import json
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import bot_levels, engine, rulesets
 from games.models import Table
 from games.runtime.tables import PUBLIC_NEEDS_LIMIT, PUBLIC_TURN_LIMIT_S
 
+# The deal's pace in players' words: (ms a card, ms to declare after the last card). The
+# lobby's cards call a deal of at most 100 ms a card fast, of more than 300 slow.
+PACES: dict[str, tuple[int, int]] = {"fast": (75, 1000), "normal": (150, 2000), "relaxed": (400, 5000)}
+CUSTOM_PACE = "custom"
+PACE_CHOICES = [
+    ("fast", _("Fast")),
+    ("normal", _("Normal")),
+    ("relaxed", _("Relaxed")),
+    (CUSTOM_PACE, _("My own timing")),
+]
+
+
+class ChoicesWithEffects(forms.RadioSelect):
+    """Radio buttons, each with its own sentence of what choosing it does (`effects`, by
+    the choice's key), tied to its button with aria-describedby.
+    templates/games/partials/choice_field.html lays them out."""
+
+    def __init__(self, effects: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.effects = effects
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        effect = self.effects.get(str(value))
+        if effect:
+            option["effect"] = str(effect)
+            option["attrs"]["aria-describedby"] = f"{option['attrs']['id']}_effect"
+        return option
+
+
+def _pace_effect(name: str) -> str:
+    deal_ms, window_ms = PACES[name]
+    seconds = window_ms // 1000
+    return ngettext(
+        "The deal takes about %(deal)s seconds, then %(window)s second to declare.",
+        "The deal takes about %(deal)s seconds, then %(window)s seconds to declare.",
+        seconds,
+    ) % {"deal": round(engine.DEALT_CARDS * deal_ms / 1000), "window": seconds}
+
 
 class TableForm(forms.ModelForm):
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        choices=PACE_CHOICES,
+        initial="normal",
+        required=False,  # without it, the exact timings below
+    )
     deal_pace_ms = forms.IntegerField(
-        label=_("Deal pace (ms per card)"),
-        initial=150,
+        label=_("Time per dealt card, in milliseconds"),
+        initial=PACES["normal"][0],
         min_value=50,
         max_value=2000,
-        help_text=_("50 is brisk, 150 leaves time to declare, 500 is leisurely."),
+        help_text=_("With “My own timing”: 50 is brisk, 150 leaves time to declare, 500 is leisurely."),
     )
     last_chance_ms = forms.IntegerField(
-        label=_("Last-chance window (ms)"),
-        initial=2000,
+        label=_("Time to declare after the deal, in milliseconds"),
+        initial=PACES["normal"][1],
         min_value=0,
         max_value=10000,
-        help_text=_("Time to declare after the last card is dealt; 0 fixes trump at once."),
     )
 
     turn_limit_s = forms.TypedChoiceField(
@@ -67,23 +113,39 @@ class TableForm(forms.ModelForm):
         }
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Friday night game")})}
 
+    field_order = ["name", "is_private", "rated", "pace", "turn_limit_s", "allow_bots", "guests_may_chat", "preset"]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        effects = {name: _pace_effect(name) for name in PACES} | {CUSTOM_PACE: _("The exact times under “Advanced”.")}
+        self.fields["pace"].widget = ChoicesWithEffects(effects, choices=PACE_CHOICES)
         self.fields["last_chance_ms"].help_text = rulesets.option_help("last_chance_ms")
         for option in engine.OPTIONS:
             if option.name != "last_chance_ms":  # a field of its own (the table's column)
                 self.fields[RULE_PREFIX + option.name] = rule_field(option)
+        self.order_fields(self.field_order)
 
     def table_fields(self) -> list:
-        """The bound fields shown first; the single rules go under "Advanced"."""
-        return [self[name] for name in self.fields if not name.startswith(RULE_PREFIX)]
+        """The bound fields shown first; the exact timings and single rules go under "Advanced"."""
+        return [self[name] for name in self.fields if not name.startswith(RULE_PREFIX) and name not in TIMINGS]
+
+    def paces_json(self) -> str:
+        """The named paces' times for the page's script (static/js/create_table.js)."""
+        return json.dumps(PACES)
+
+    def timing_fields(self) -> list:
+        return [self[name] for name in TIMINGS]
 
     def rule_fields(self) -> list:
         return [self[name] for name in self.fields if name.startswith(RULE_PREFIX)]
 
-    def rules_changed(self) -> bool:
-        """Whether any single rule was chosen (the "Advanced" part then opens)."""
-        return self.is_bound and any(self.data.get(field.html_name) for field in self.rule_fields())
+    def advanced_open(self) -> bool:
+        """Whether the "Advanced" part opens: a single rule or the own timing was chosen,
+        or a timing was refused."""
+        if not self.is_bound:
+            return False
+        chosen = any(self.data.get(field.html_name) for field in self.rule_fields())
+        return chosen or self.data.get("pace") in (None, CUSTOM_PACE) or any(f.errors for f in self.timing_fields())
 
     def chosen_rules(self) -> engine.Rules:
         """The preset's rules with the single rules chosen under "Advanced" (after clean)."""
@@ -104,6 +166,10 @@ class TableForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("pace") in PACES:  # a named pace sets both times; "My own timing" keeps them
+            cleaned["deal_pace_ms"], cleaned["last_chance_ms"] = PACES[cleaned["pace"]]
+            for name in TIMINGS:
+                self.errors.pop(name, None)
         if not self.errors:
             rules = self.chosen_rules()
             for reason in rulesets.conflict_reasons(rules):
@@ -126,6 +192,7 @@ class TableForm(forms.ModelForm):
 
 
 RULE_PREFIX = "rule_"
+TIMINGS = ("deal_pace_ms", "last_chance_ms")
 
 
 def _choice_key(value: object) -> str:
@@ -133,16 +200,21 @@ def _choice_key(value: object) -> str:
 
 
 def rule_field(option: engine.rules.Option) -> forms.TypedChoiceField:
-    """One house rule (docs/house-rules.md): blank keeps the preset's value."""
+    """One house rule (docs/house-rules.md): blank keeps the preset's value; every value
+    says beside it what it does."""
     text = rulesets.TEXTS[option.name]
     keys = {_choice_key(v): v for v in option.values}
+    effects = {key: rulesets.value_effect(option.name, v) for key, v in keys.items()}
     return forms.TypedChoiceField(
         label=text.label,
         help_text=rulesets.option_help(option.name),
-        choices=[("", _("as the preset"))] + [(key, rulesets.value_label(option.name, v)) for key, v in keys.items()],
+        choices=[("", _("As the chosen rules say"))]
+        + [(key, rulesets.value_label(option.name, v)) for key, v in keys.items()],
         coerce=keys.__getitem__,
         empty_value=None,
         required=False,
+        initial="",
+        widget=ChoicesWithEffects(effects),
     )
 
 

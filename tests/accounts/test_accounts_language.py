@@ -112,3 +112,17 @@ def test_throttle_message_in_chinese(client, player, settings):
     client.post(reverse("login"), {"username": "mei", "password": "wrong"})
     response = client.post(reverse("login"), {"username": "mei", "password": PASSWORD})
     assert "登录失败次数过多，请 15 分钟后再试。" in response.text
+
+
+@pytest.mark.parametrize(("account", "device"), [("zh-hans", "en"), ("en", "zh-hans")])
+def test_the_account_language_wins_over_another_devices_cookie_and_browser(client, player, account, device):
+    """A device that logged in before the account's language changed still carries the old
+    cookie; every page follows the account, as the table's socket does."""
+    client.force_login(player)
+    client.cookies["django_language"] = device
+    Profile.objects.filter(user=player).update(language=account)  # chosen on the other device
+    page = client.get(reverse("profile", args=["mei"]), HTTP_ACCEPT_LANGUAGE=device)
+    assert f'<html lang="{account}">' in page.text and page["Content-Language"] == account
+    client.post(reverse("logout"))
+    page = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE=device)  # logged out: the device's again
+    assert f'<html lang="{device}">' in page.text

@@ -45,16 +45,16 @@ def test_register_without_email(client, db):
 def test_register_rejects_duplicate_username_in_any_case(client, player):
     response = register(client, username="MEI")
     assert response.status_code == 200
-    assert "A user with that username already exists." in response.text
+    assert "Someone already plays as “MEI”: choose another name." in response.text
     assert User.objects.filter(username__iexact="mei").count() == 1
 
 
 @pytest.mark.parametrize(
     ("password", "message"),
     [
-        ("short1", "This password is too short."),
-        ("password123", "This password is too common."),
-        ("83729461027", "This password is entirely numeric."),
+        ("short1", "Too short: use at least 8 characters."),
+        ("password123", "Many people use this password, so it is guessed first: choose another."),
+        ("83729461027", "Digits alone are easy to guess: add some letters."),
     ],
 )
 def test_register_rejects_weak_password(client, db, password, message):
@@ -94,7 +94,7 @@ def test_login_and_logout(client, player):
 def test_login_wrong_password_shows_error(client, player):
     response = client.post(reverse("login"), {"username": "mei", "password": "nope"})
     assert response.status_code == 200
-    assert "Please enter a correct username and password." in response.text
+    assert "That name and password do not match an account." in response.text
     assert "_auth_user_id" not in client.session
 
 

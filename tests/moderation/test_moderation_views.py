@@ -1,6 +1,8 @@
 """Moderation over HTTP: the staff pages, the admin (actions, read-only logs, links) and
 the report pages — and that nobody without the permission reaches any of it."""
 
+import re
+
 import pytest
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
@@ -294,3 +296,13 @@ def test_players_report_a_user_and_a_table_and_moderators_work_the_queue(world):
     assert table_report.status == Report.Status.DISMISSED and table_report.note == "name is fine"
     assert set(ModerationLog.objects.values_list("action", flat=True)) == {"resolve_report", "dismiss_report"}
     assert "Moderate" in moderator.get(reverse("table", args=[world["table"].pk])).text
+
+
+def test_the_table_page_lists_each_seat_by_its_name_and_player(world):
+    """A moderator reads "North: alice", never a position number ("0. alice")."""
+    table, players = world["table"], world["players"]
+    html = as_user(world["moderator"]).get(reverse("moderation_table", args=[table.pk])).text
+    seats = html.split('data-testid="moderation-seats">')[1].split("</dl>")[0]
+    listed = re.findall(r"<dt>(.*?)</dt>\s*<dd><a [^>]*>(.*?)</a>", seats)
+    assert listed == list(zip(["North", "East", "South", "West"], [p.username for p in players]))
+    assert "<ol" not in seats and 'start="0"' not in html

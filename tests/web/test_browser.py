@@ -346,6 +346,7 @@ def play_a_hand(server, browser, watch):
     owner = pages[0]
     owner.goto(f"{server}/")
     owner.fill('input[name="name"]', "Browser table")
+    owner.click('[data-testid="rules-advanced"] > summary')  # the exact timing, for a quick test
     owner.fill('input[name="deal_pace_ms"]', "50")
     owner.fill('input[name="last_chance_ms"]', "1500")
     owner.select_option('select[name="turn_limit_s"]', "60")  # a public table has a turn limit
