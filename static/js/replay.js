@@ -59,11 +59,18 @@
     target.focus();
   }
 
+  // Shift with ← → goes card by card (the "Card by card" links), unfolding them.
+  const FINE = { ArrowLeft: "prev", ArrowRight: "next" };
+
   document.addEventListener("keydown", (event) => {
-    if (!KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.shiftKey && !(event.key in FINE)) return;
     if (event.target.closest("input, textarea, select, [contenteditable]")) return;
-    const link = frame.querySelector('a[data-key="' + event.key + '"]');
+    const link = event.shiftKey
+      ? frame.querySelector('a[data-fine="' + FINE[event.key] + '"]')
+      : frame.querySelector('a[data-key="' + event.key + '"]');
     if (!link) return;
+    if (event.shiftKey) link.closest("details").open = true;
     event.preventDefault();
     load(link.href, true);
   });

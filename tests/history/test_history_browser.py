@@ -83,6 +83,9 @@ def test_arrow_keys_move_trick_by_trick_and_old_step_links_keep_their_place(serv
     page.wait_for_selector(f'.replay-step[data-step="{deal.stop - 1}"]')
     assert page.locator(".replay-fine").get_attribute("open") is not None
     assert page.evaluate("document.activeElement.dataset.fine") == "prev"
+    page.keyboard.press("Shift+ArrowRight")  # card by card from the keyboard too
+    page.wait_for_selector(f'.replay-step[data-step="{deal.stop}"]')
+    assert page.locator(".replay-fine").get_attribute("open") is not None
     context.close()
 
 
