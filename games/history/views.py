@@ -15,7 +15,7 @@ from games import rulesets
 from games.analysis import pages
 from games.analysis import selectors as analyses
 from games.engine import Refusal
-from games.history import export, matches
+from games.history import export, matches, steps
 from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
 from games.history.stats import profile_person, profile_stats
@@ -131,17 +131,27 @@ def _step(query, frames) -> int:
 
 
 def _replay_context(frames, names: list[str], step: int) -> dict:
+    """One replay step with its coarse neighbours (games/history/steps.py): ← and → move by
+    trick, the single-card links step through the chapter shown."""
+    where = steps.position(frames, step)
+    chapter = where["chapter"]
+    collected = frames[chapter.last]
+    whole_trick = chapter.kind == steps.TRICK and step == chapter.stop and collected.kind == "trick_won"
     return {
         "step": step,
         "last": len(frames) - 1,
-        "total": len(frames),
-        "prev": step - 1 if step > 0 else None,
-        "next": step + 1 if step < len(frames) - 1 else None,
+        **where,
         "tricks": [
-            {"step": index, "n": frame.info["trick_no"], "winner": names[frame.seat], "points": frame.info["points"]}
-            for index, frame in enumerate(frames)
-            if frame.kind == "trick_won" and frame.seat is not None  # a won trick has its winner's seat
+            {
+                "step": chapter.stop,
+                "n": chapter.trick_no,
+                "winner": names[frames[chapter.last].seat],
+                "points": frames[chapter.last].info["points"],
+            }
+            for chapter in steps.chapters(frames)
+            if chapter.kind == steps.TRICK and frames[chapter.last].kind == "trick_won"
         ],
+        "trick_winner": {"name": names[collected.seat], "points": collected.info["points"]} if whole_trick else None,
         "names": names,
         **frame_context(frames[step], names),
     }

@@ -1,5 +1,6 @@
-// Replay stepping: ← → Home End (and the step links) fetch the next step's frame as
-// server-rendered HTML and swap it in, keeping the shareable ?step=N in the address bar.
+// Replay stepping: ← → Home End move trick by trick (games/history/steps.py), the card by
+// card links one card; each fetches that step's frame as server-rendered HTML and swaps it
+// in, keeping the shareable ?step=N in the address bar.
 // Without this script every link still works as a plain page load.
 (function () {
   "use strict";
@@ -20,10 +21,12 @@
         return response.text();
       })
       .then((html) => {
-        const key = document.activeElement && frame.contains(document.activeElement) && document.activeElement.dataset.key;
+        const focused = document.activeElement && frame.contains(document.activeElement) ? document.activeElement : null;
+        const fineOpen = frame.querySelector(".replay-fine[open]") !== null;
         frame.innerHTML = html;
+        if (fineOpen) frame.querySelector(".replay-fine").open = true; // card by card stays unfolded
         if (push) history.pushState({ step: url.searchParams.get("step") }, "", url);
-        keepFocus(key);
+        keepFocus(focused);
         announce();
       })
       .catch((error) => {
@@ -43,9 +46,12 @@
 
   // A step link that was focused is replaced with the frame: focus its successor (or, at
   // the first or last step where it is no link, the step counter), never the page's top.
-  function keepFocus(key) {
-    if (!key) return;
-    let target = frame.querySelector('a[data-key="' + key + '"]');
+  function keepFocus(focused) {
+    if (!focused) return;
+    let target = null;
+    if (focused.dataset.key) target = frame.querySelector('a[data-key="' + focused.dataset.key + '"]');
+    else if (focused.dataset.fine) target = frame.querySelector('a[data-fine="' + focused.dataset.fine + '"]');
+    else return;
     if (!target) {
       target = frame.querySelector(".replay-counter");
       target.tabIndex = -1;
@@ -53,11 +59,18 @@
     target.focus();
   }
 
+  // Shift with ← → goes card by card (the "Card by card" links), unfolding them.
+  const FINE = { ArrowLeft: "prev", ArrowRight: "next" };
+
   document.addEventListener("keydown", (event) => {
-    if (!KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.shiftKey && !(event.key in FINE)) return;
     if (event.target.closest("input, textarea, select, [contenteditable]")) return;
-    const link = frame.querySelector('a[data-key="' + event.key + '"]');
+    const link = event.shiftKey
+      ? frame.querySelector('a[data-fine="' + FINE[event.key] + '"]')
+      : frame.querySelector('a[data-key="' + event.key + '"]');
     if (!link) return;
+    if (event.shiftKey) link.closest("details").open = true;
     event.preventDefault();
     load(link.href, true);
   });

@@ -12,6 +12,7 @@ import pytest
 from django.test import override_settings
 
 from games.analysis.models import HandAnalysis
+from games.history import matches, steps
 from games.models import Hand
 from tests.analysis.test_analysis import BUDGET
 from tests.analysis.test_analysis_worker import _wait, _worker
@@ -74,8 +75,9 @@ def test_the_replay_shows_the_analysis_once_the_worker_has_run(server, scored, b
     shown = box.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert sorted(shown) == sorted(mine[0].played + mine[0].suggested)
     step = int(page.url.split("step=")[1])
-    page.keyboard.press("ArrowRight")  # the next step is another seat's play or a trick collected
-    page.wait_for_function(f"() => document.querySelector('.replay-step').dataset.step === '{step + 1}'")
+    page.keyboard.press("ArrowRight")  # on by trick (games/history/steps.py): this trick whole, or the next
+    forward = min(stop for stop in steps.stops(matches.hand_frames(hand)) if stop > step)
+    page.wait_for_function(f"() => document.querySelector('.replay-step').dataset.step === '{forward}'")
     page.screenshot(path=str(ANALYSIS_SHOTS / "after-stepping-1366x768-en.png"), full_page=True)
     context.close()
 

@@ -80,6 +80,9 @@ def test_follow_from_the_profile_and_friends_are_mutual_follows():
     assert "bob" in client.get(reverse("friends")).content.decode()
     client.post(reverse("follow", args=["bob"]), {"follow": "0"})
     assert friends_with_presence(user=ann) == []
+    # No friend left: the page says how to make one (invite from a new table, or find players).
+    empty = client.get(reverse("friends")).content.decode().split('data-testid="empty-state"')[1]
+    assert f'href="{reverse("create_table")}"' in empty and f'href="{reverse("leaderboard")}"' in empty
     assert client.post(reverse("follow", args=["nobody"]), {"follow": "1"}).status_code == 404
     client.post(reverse("follow", args=["ann"]), {"follow": "1"})  # oneself: refused
     assert not Follow.objects.filter(follower=ann, followed=ann).exists()

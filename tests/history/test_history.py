@@ -5,6 +5,7 @@ be exactly the ones chosen. (tests/history/test_replay.py plays real hands throu
 write path.)
 """
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -119,10 +120,22 @@ def test_my_matches_lists_the_users_matches_only_newest_first(people):
         assert f'data-match="{match.pk}"' in html and reverse("match_detail", args=[match.pk]) in html
     assert f'data-match="{others.pk}"' not in html
     assert html.index(f'data-match="{running.pk}"') < html.index(f'data-match="{won.pk}"')
-    for word in ("won", "lost", "aborted", "in progress"):
+    for word in ("Your team won", "The other team won", "aborted", "in progress"):
         assert f">{word}</span>" in html
+    # Each row shows both teams' levels at a glance, the winners' marked.
+    lost_row = html.split(f'data-match="{lost.pk}"')[1].split("</li>")[0]
+    assert re.search(r'is-winner">\s*<dt>bob, dan</dt>\s*<dd class="level" data-testid="their-level">A</dd>', lost_row)
+    assert "You and cat" in lost_row and 'data-testid="our-level">J<' in lost_row
 
     assert f'data-match="{won.pk}"' not in _get(fay, "my_matches").content.decode()
+
+
+def test_with_no_match_my_matches_invites_to_play_or_learn(people):
+    html = _get(people["ann"], "my_matches").content.decode()
+    empty = html.split('data-testid="empty-state"')[1]
+    assert f'action="{reverse("play_now")}"' in empty and "Play now against bots" in empty
+    assert f'href="{reverse("learn")}"' in empty and f'href="{reverse("lobby")}"' in empty
+    assert "data-match=" not in html
 
 
 def test_my_matches_needs_a_login():

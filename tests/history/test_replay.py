@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, selectors
-from games.history import matches, replay
+from games.history import matches, replay, steps
 from games.models import Hand, Table, TableEvent
 from games.runtime import clock, writer
 from games.runtime.commands import Issuer
@@ -315,6 +315,69 @@ def test_replay_page_steps_through_frames_with_links(played):
     assert "declares trump" in page and "(declared, not fixed yet)" in page
     fragment = _page(viewer, hand, step=3, fragment=1).content.decode()
     assert "<html" not in fragment and 'id="replay-frame"' not in fragment and 'data-step="3"' in fragment
+
+
+# --- moving by trick (games/history/steps.py) -------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_hands_frames_fall_into_the_deal_the_bury_each_trick_and_the_result(played):
+    frames = matches.hand_frames(played["hands"][0])
+    parts = steps.chapters(frames)
+    assert [i for c in parts for i in range(c.first, c.last + 1)] == list(range(len(frames)))  # each frame once
+    deal, bury, *tricks, result = parts
+    assert (deal.kind, bury.kind, result.kind) == ("deal", "bury", "result")
+    assert frames[deal.stop + 1].kind == "trump_fixed" and frames[bury.stop].kind == "buried"
+    won = [f for f in frames if f.kind == "trick_won"]
+    assert [c.trick_no for c in tricks] == list(range(1, len(won) + 1)) and {c.kind for c in tricks} == {"trick"}
+    for chapter in tricks:  # a trick's stop: all four plays on the table, just before they are collected
+        assert len(frames[chapter.stop].view["trick"]) == 4 and frames[chapter.stop + 1].kind == "trick_won"
+    assert result.stop == len(frames) - 1 and frames[-1].kind == "hand_scored"
+    assert steps.stops(frames) == [0, deal.stop, bury.stop, *(c.stop for c in tricks), result.stop]
+
+
+def _link(page, rel):
+    return int(re.search(rf'rel="{rel}" data-key="[^"]+" href="\?step=(\d+)"', page).group(1))
+
+
+@pytest.mark.django_db
+def test_the_replay_moves_by_trick_and_says_which(played):
+    hand, viewer = played["hands"][0], make_user("trick-viewer")
+    frames = matches.hand_frames(hand)
+    tricks = {c.trick_no: c for c in steps.chapters(frames) if c.kind == "trick"}
+    total = len(tricks)
+    page = _page(viewer, hand, trick=7).content.decode()
+    assert f'data-step="{tricks[7].stop}"' in page and f"Trick 7 of {total}" in page
+    assert (_link(page, "prev"), _link(page, "next")) == (tricks[6].stop, tricks[8].stop)
+    winner = played["players"][frames[tricks[7].last].seat].username
+    assert f"{winner} wins it (" in page
+
+    chinese = Client()
+    chinese.force_login(viewer)
+    chinese.cookies["django_language"] = "zh-hans"
+    page = chinese.get(reverse("hand_replay", args=[hand.pk]), {"trick": 7}).content.decode()
+    assert f"第 7 轮（共 {total} 轮）" in page
+
+    deal = steps.chapters(frames)[0]
+    page = _page(viewer, hand, step=5).content.decode()  # a single dealt card: inside the deal
+    assert "The deal" in page and _link(page, "next") == deal.stop and _link(page, "prev") == 0
+    assert '<details class="replay-fine" open>' in page and 'href="?step=6"' in page
+
+
+@pytest.mark.django_db
+def test_an_old_single_card_step_link_opens_the_same_position(played):
+    hand, viewer = played["hands"][0], make_user("old-link-viewer")
+    frames = matches.hand_frames(hand)
+    third = next(c for c in steps.chapters(frames) if c.trick_no == 3)
+    old = third.first + 1  # the second play of trick 3, as a link from before moving by trick named it
+    page = _page(viewer, hand, step=old).content.decode()
+    assert f'data-step="{old}"' in page and "Trick 3 of" in page
+    trick = re.findall(r'class="replay-played[^"]*" data-seat="(\d)"', page)
+    assert sorted(map(int, trick)) == sorted(seat for seat, _ in frames[old].view["trick"])  # two plays so far
+    for seat in range(4):
+        codes = re.findall(r'data-card="([^"]+)"', page.split(f'id="hand-{seat}"')[1].split("</ul>")[0])
+        assert codes == frames[old].view["hands"][str(seat)]
+    assert _link(page, "next") == third.stop  # forward: the trick whole
 
 
 def _cards_in(html, cards):

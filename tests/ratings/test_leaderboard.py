@@ -130,3 +130,13 @@ def test_the_last_30_days_in_chinese():
     html = client.get(reverse("leaderboard") + "?period=30d").content.decode()
     assert "最近 30 天" in html and "涨分" in html and "这段时间内在计分比赛中获得的积分。" in html
     assert _rows(html) == ["ann"] and "+25" in html
+
+
+def test_an_empty_leaderboard_invites_to_a_rated_table():
+    _rated(make_user("newcomer"), 1500, ESTABLISHED - 1)  # provisional: not listed
+    html = Client().get(reverse("leaderboard")).content.decode()
+    empty = html.split('data-testid="empty-state"')[1]
+    assert "Nobody is listed yet" in empty and "Start a rated table" in empty
+    for name in ("create_table", "lobby", "learn"):
+        assert f'href="{reverse(name)}"' in empty
+    assert 'class="data board"' not in html

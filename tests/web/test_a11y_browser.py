@@ -12,6 +12,7 @@ Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them.
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.history import matches, steps
 from games.runtime import writer
 from tests.axe import assert_accessible, unmeasured_contrast, violations
 from tests.conftest import make_table
@@ -135,8 +136,8 @@ def test_replay_on_a_phone_trick_list_does_not_overlap_and_cards_are_named(serve
 
     # The trick on the board: every seat's play in its own place, even a throw of eight
     # cards from each seat (the server's own card markup, repeated in the page).
-    last_plays = max(
-        int(href.split("=")[1]) - 1
+    last_plays = max(  # each entry opens its trick whole, every play on the table
+        int(href.split("=")[1])
         for href in page.locator(".replay-tricks li a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
     )
     page.goto(f"{server}/hands/{site['hand'].pk}/replay/?step={last_plays}")
@@ -168,9 +169,10 @@ def test_stepping_through_a_replay_keeps_focus_and_speaks_each_step(server, site
     page.goto(f"{server}/hands/{site['hand'].pk}/replay/?step=119")
     page.locator('a[data-key="ArrowRight"]').focus()
     page.keyboard.press("Enter")
-    page.wait_for_selector('.replay-step[data-step="120"]')
+    forward = min(stop for stop in steps.stops(matches.hand_frames(site["hand"])) if stop > 119)  # on by trick
+    page.wait_for_selector(f'.replay-step[data-step="{forward}"]')
     assert page.evaluate("document.activeElement.dataset.key") == "ArrowRight"  # the new Forward link
-    assert page.url.endswith("?step=120")
+    assert page.url.endswith(f"?step={forward}")
     spoken = page.locator("#replay-announce").text_content()
     sentence = page.locator(".replay-what .sentence").text_content().strip()
     assert spoken.startswith(sentence)
