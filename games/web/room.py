@@ -115,6 +115,7 @@ class TableRoom:
         if self.readers.pop(socket, None) is None or self.readers:
             return
         self.emptied(self)
+        self.clock.heard = None  # (stopped already, with the last socket): no cycle through it
         # Let go of the tasks first: a cancelled task keeps its CancelledError, whose frames
         # hold this room, so a room still holding them would be cyclic garbage, left for a
         # full collection (tests/runtime/test_refusal_garbage.py).

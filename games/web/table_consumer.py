@@ -71,8 +71,11 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if reader is None or table_room is None:
             return
         table_room.detach(reader)  # first: nothing that fails below may leave the clock counting it
-        await self.leave_groups()  # and the room
-        await table_room.depart(reader)
+        try:
+            await self.leave_groups()  # and the room
+            await table_room.depart(reader)
+        finally:
+            self.reader = None  # the reader holds this socket: no cycle left for the collector
 
     async def user_removed(self, event):
         """A ban (this user's group): say why and hang up."""
