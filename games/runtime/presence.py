@@ -26,7 +26,7 @@ FRESH_FOR = 3 * HEARTBEAT
 
 
 def spectator_watch(*, table_id: int, channel_name: str, user) -> None:
-    # One INSERT: a socket starts watching only when it is not counted (games/web/table_consumer.py).
+    # One INSERT: a socket starts watching only when it is not counted (games/web/room.py).
     Spectator.objects.create(channel_name=channel_name, table_id=table_id, user=user)
 
 
