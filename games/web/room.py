@@ -44,9 +44,9 @@ class Reader:
     socket: Any  # the consumer (games/web/table_consumer.py): its send and close
     user: Any
     language: str
-    autoplayed: bool = False  # its seat was played by a bot when it entered (RULES §9.3)
+    autoplayed: bool = False  # its seat was played by a bot when it entered
     version: int = -1  # the version its page shows
-    shown: dict[str, str] = field(default_factory=dict)  # region → its HTML, as its page has it now
+    shown: dict[str, bytes] = field(default_factory=dict)  # region → its HTML (JSON), as its page has it now
     early: list | None = field(default_factory=list)  # news that came before its first state
     watching: bool = False  # counted as a spectator (games/runtime/presence.py)
     refreshed: bool = False  # its spectator row kept fresh
@@ -228,10 +228,9 @@ class TableRoom:
         # Only the regions that differ from what this page shows: the page keeps the others
         # (static/js/table.js patches the regions a state carries). "now" (the server's clock,
         # ms) lets the page count down to the deadlines the regions carry.
-        changed = {name: html for name, html in regions.items() if reader.shown.get(name) != html}
+        changed = {name: orjson.Fragment(html) for name, html in regions.items() if reader.shown.get(name) != html}
         reader.shown = regions
         state = {"type": "state", "version": version, "now": int(time.time() * 1000), "html": changed}
-        # orjson: a tenth of json.dumps's cost on the regions' HTML, and Chinese is sent as it is, not escaped.
         await reader.socket.send(text_data=orjson.dumps(state).decode())
         if reader.dealing:
             reader.dealing.cancel()
@@ -253,9 +252,12 @@ class TableRoom:
             return shared[1], None, None
         view = engine.view(game, seat) if game else None
         with translation.override(reader.language):
-            regions = rendering.render_view(
+            rendered = rendering.render_view(
                 view=view, table=table, seats=seats, viewer_seat=seat, user=user, rating_changes=rating_changes
             )
+        # Each region JSON-encoded once, for whoever is shown it (spectators share it). orjson:
+        # a tenth of json.dumps's cost, and Chinese is sent as it is, not escaped.
+        regions = {name: orjson.dumps(html) for name, html in rendered.items()}
         if seat is None:
             self.spectator_renders[key] = (stamp, regions)
             return regions, None, None
