@@ -15,7 +15,6 @@ for a change already committed; the sockets resync once it is back
 """
 
 import logging
-from collections.abc import Awaitable, Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -27,13 +26,6 @@ log = logging.getLogger(__name__)
 LAYER_ERRORS = (RedisError, OSError, TimeoutError)
 
 LOBBY_GROUP = "lobby"
-
-# This process's own listener of a group (a table's hub, games/web/table_hub.py). A version
-# hint sent from here reaches it at once, not after a round trip through Redis: the layer's
-# copy then arrives as old news (a table's versions only go up), so it is dropped at the door.
-# Only version hints take this shortcut; any other message would arrive twice.
-Listener = Callable[[dict], Awaitable[None]]
-_here: dict[str, Listener] = {}
 
 
 def table_group(table_id: int) -> str:
@@ -68,21 +60,8 @@ def lobby_changed() -> dict:
     return {"type": "lobby.changed"}
 
 
-def listen_here(group: str, listener: Listener) -> None:
-    """Hand this process's version hints to `group` to `listener` at once, before Redis hears them."""
-    _here[group] = listener
-
-
-def stop_listening_here(group: str, listener: Listener) -> None:
-    if _here.get(group) == listener:  # (a bound method is made anew at each access)
-        del _here[group]
-
-
 async def send(*, group: str, message: dict) -> None:
     """Send now, from the event loop; the caller's change must be committed already."""
-    here = _here.get(group)
-    if here is not None and message["type"] == "table.changed":
-        await here(message)
     try:
         await get_channel_layer().group_send(group, message)
     except LAYER_ERRORS as error:

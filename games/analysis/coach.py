@@ -1,6 +1,6 @@
 """The coach: the evaluator's choice for one seat in one position (pure: no Django).
 
-The Hint button of casual tables (games/web/table_consumer.py, thought out in a worker
+The Hint button of casual tables (games/web/table_questions.py, thought out in a worker
 process by games/runtime/thinking.py) and the hand analysis (decisions.py) both ask
 `options` with the same level, budget and seed rule. The evaluator counts its effort
 instead of timing it (games/bots/expert.py), so for the same Observation they get the same

@@ -84,7 +84,7 @@ def due_step(table, game, seats, now: datetime, *, looked: int | None = None) ->
             return Step(now, {"type": "bot_declare"}, Issuer.BOT, look=DECK_DEALT)
         return Step(table.deadline or now, {"type": "fix_trump"}, Issuer.CLOCK)
     if phase == "scored":
-        return Step(table.deadline or now, {"type": "start_hand"}, Issuer.CLOCK)
+        return next_hand_step(table, now)
     if phase in ("bury", "play") and game.turn is not None:
         seat = seats[game.turn]
         if seat.bot or seat.autoplay:
@@ -94,3 +94,9 @@ def due_step(table, game, seats, now: datetime, *, looked: int | None = None) ->
             # Logged as the bot's move: from now on a bot plays this seat (autoplay).
             return Step(table.deadline, {"type": "time_out", "seat": game.turn}, Issuer.BOT)
     return None
+
+
+def next_hand_step(table, now: datetime) -> Step:
+    """When the next hand starts once a hand is scored: at the table's deadline, which the
+    hand's scoring set (games/runtime/play.py). The one place the clock decides it."""
+    return Step(table.deadline or now, {"type": "start_hand"}, Issuer.CLOCK)

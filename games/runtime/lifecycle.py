@@ -20,6 +20,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
@@ -41,9 +42,6 @@ log = logging.getLogger(__name__)
 TOUCH_EVERY = timedelta(minutes=5)
 ABANDONED = gettext_noop("Nobody was at this table for a long time; it was closed.")
 OPEN = (Table.Status.WAITING, Table.Status.PLAYING)
-
-_people: dict[int, int] = {}  # table → this process's sockets of signed-in people there
-_loop_task: asyncio.Task | None = None
 
 
 def abandon_after() -> timedelta:
@@ -114,37 +112,25 @@ def people_seen(table_ids) -> None:
     Table.objects.filter(pk__in=list(table_ids)).update(people_seen_at=timezone.now())
 
 
-# --- the process's part (called by games/web/table_consumer.py) -----------------------
+# --- the process's part (run by its rooms, games/web/rooms.py) -------------------------
 
 
-def person_arrived(table_id: int) -> None:
-    """A person's socket opened here (its entry already stamped the table, `people_seen`)."""
-    _people[table_id] = _people.get(table_id, 0) + 1
-    _start_loop()
-
-
-async def person_left(table_id: int) -> None:
-    _people[table_id] = _people.get(table_id, 1) - 1
-    if _people[table_id] <= 0:
-        _people.pop(table_id, None)
+async def stamp_left(table_id: int) -> None:
+    """A person's socket closed here: the table was seen with a person until now."""
     try:
         await sync_to_async(people_seen)([table_id])
     except DatabaseError:  # the database is away: the stamp from the last round stands
         log.warning("table %s: could not stamp its last visit", table_id)
 
 
-def _start_loop() -> None:
-    global _loop_task
-    if _loop_task is None or _loop_task.done():
-        _loop_task = asyncio.get_running_loop().create_task(_touch_and_sweep())
-
-
-async def _touch_and_sweep() -> None:
+async def touch_and_sweep(tables_with_people: Callable[[], list[int]]) -> None:
+    """Every sweep_every(): stamp the tables where this process holds people's sockets, and
+    abandon what fell idle. Runs as long as the process's rooms do."""
     while True:
         await asyncio.sleep(sweep_every())
         try:
-            if _people:
-                await sync_to_async(people_seen)(list(_people))
+            if tables := tables_with_people():
+                await sync_to_async(people_seen)(tables)
             await sync_to_async(abandon_idle)()
         except Exception:  # the loop must outlive a database hiccup; the next round retries
             log.exception("table lifecycle round failed")
@@ -168,7 +154,7 @@ def _sweep_forever() -> None:
         try:
             abandon_idle()
             guests_sweep(now=timezone.now())
-        except Exception:  # as in _touch_and_sweep: the next round retries
+        except Exception:  # as in touch_and_sweep: the next round retries
             log.exception("table lifecycle sweep failed")
         finally:
             close_old_connections()  # a connection the database dropped is not kept

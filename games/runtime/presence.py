@@ -3,7 +3,7 @@ who is online at all (friends lists), in the cache.
 
 Rows are refreshed every HEARTBEAT while the socket lives and count only while fresh,
 so a crashed server's rows fade out by themselves. One task per process refreshes all of
-its sockets together (`refresh_here`): one UPDATE and one round trip to the cache, not a
+its sockets together (`Heartbeat`): one UPDATE and one round trip to the cache, not a
 task, a statement and a round trip per socket — 400 sockets made 27 of each a second, a
 fixed cost that a quiet server's every action paid for (docs/performance.md).
 """
@@ -26,7 +26,7 @@ FRESH_FOR = 3 * HEARTBEAT
 
 
 def spectator_watch(*, table_id: int, channel_name: str, user) -> None:
-    # One INSERT: a socket starts watching only when it is not counted (games/web/table_consumer.py).
+    # One INSERT: a socket starts watching only when it is not counted (games/web/room.py).
     Spectator.objects.create(channel_name=channel_name, table_id=table_id, user=user)
 
 
@@ -89,59 +89,58 @@ def where_online(user_ids) -> dict[int, int | None]:
 
 # --- this process's sockets, refreshed together -------------------------------------------
 
-_watching: set[str] = set()  # channel names of this process's sockets counted as spectators
-_online: dict[str, tuple[int, int | None]] = {}  # channel name → (user, table or None)
-_refreshers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
+class Heartbeat:
+    """Keeps this process's sockets fresh: their spectator rows and who is online. One per
+    event loop (games/web/rooms.py), with one task that refreshes them all together."""
 
-def keep_watching(channel_name: str, watching: bool) -> None:
-    """Keep this socket's spectator row fresh (or stop): call from the event loop."""
-    if watching:
-        _watching.add(channel_name)
-        _refresh_from_now_on()
-    else:
-        _watching.discard(channel_name)
+    def __init__(self) -> None:
+        self.watching: set[str] = set()  # channel names of the sockets counted as spectators
+        self.online: dict[str, tuple[int, int | None]] = {}  # channel name → (user, table or None)
+        self.task: asyncio.Task | None = None
 
+    def keep_watching(self, channel_name: str, watching: bool) -> None:
+        """Keep this socket's spectator row fresh (or stop)."""
+        if watching:
+            self.watching.add(channel_name)
+            self._refresh_from_now_on()
+        else:
+            self.watching.discard(channel_name)
 
-def keep_online(*, channel_name: str, user_id: int, table_id: int | None) -> None:
-    """Keep this socket of the user noted online (`user_seen` noted it first): from the loop."""
-    _online[channel_name] = (user_id, table_id)
-    _refresh_from_now_on()
+    def keep_online(self, *, channel_name: str, user_id: int, table_id: int | None) -> None:
+        """Keep this socket of the user noted online (`user_seen` noted it first)."""
+        self.online[channel_name] = (user_id, table_id)
+        self._refresh_from_now_on()
 
+    def stop_online(self, channel_name: str) -> None:
+        self.online.pop(channel_name, None)
 
-def stop_online(channel_name: str) -> None:
-    _online.pop(channel_name, None)
+    def refresh_here(self) -> None:
+        """Refresh every socket kept: the spectator rows, and who is online (sync: the database thread)."""
+        if self.watching:
+            Spectator.objects.filter(channel_name__in=list(self.watching)).update(seen_at=timezone.now())
+        if self.online:
+            now = time.time()
+            by_user: dict[int, dict] = {}
+            for channel, (user_id, table_id) in list(self.online.items()):
+                by_user.setdefault(user_id, {})[channel] = [table_id, now]
+            keys = {_presence_key(user_id): user_id for user_id in by_user}
+            found = cache.get_many(list(keys))
+            fresh = {key: {**_fresh(found.get(key) or {}, now), **by_user[user_id]} for key, user_id in keys.items()}
+            cache.set_many(fresh, int(FRESH_FOR.total_seconds()))
 
+    def _refresh_from_now_on(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._refreshing())
 
-def refresh_here() -> None:
-    """Refresh every socket of this process: the spectator rows, and who is online."""
-    if _watching:
-        Spectator.objects.filter(channel_name__in=list(_watching)).update(seen_at=timezone.now())
-    if _online:
-        now = time.time()
-        by_user: dict[int, dict] = {}
-        for channel, (user_id, table_id) in list(_online.items()):
-            by_user.setdefault(user_id, {})[channel] = [table_id, now]
-        keys = {_presence_key(user_id): user_id for user_id in by_user}
-        found = cache.get_many(list(keys))
-        fresh = {key: {**_fresh(found.get(key) or {}, now), **by_user[user_id]} for key, user_id in keys.items()}
-        cache.set_many(fresh, int(FRESH_FOR.total_seconds()))
-
-
-def _refresh_from_now_on() -> None:
-    loop = asyncio.get_running_loop()
-    task = _refreshers.get(loop)
-    if task is None or task.done():
-        _refreshers.clear()  # a task belongs to its loop (tests run many loops, a server one)
-        _refreshers[loop] = loop.create_task(_refreshing())
-
-
-async def _refreshing() -> None:
-    while _watching or _online:
-        await asyncio.sleep(HEARTBEAT.total_seconds())
-        try:
-            await database_sync_to_async(refresh_here)()
-        except Exception:  # the database or Redis away: rows fade if it lasts, and are refreshed after
-            log.exception(
-                "refreshing this process's %d spectators and %d online sockets failed", len(_watching), len(_online)
-            )
+    async def _refreshing(self) -> None:
+        while self.watching or self.online:
+            await asyncio.sleep(HEARTBEAT.total_seconds())
+            try:
+                await database_sync_to_async(self.refresh_here)()
+            except Exception:  # the database or Redis away: rows fade if it lasts, and are refreshed after
+                log.exception(
+                    "refreshing this process's %d spectators and %d online sockets failed",
+                    len(self.watching),
+                    len(self.online),
+                )

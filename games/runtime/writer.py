@@ -23,6 +23,7 @@ thread. The handlers register themselves
 start-up by `GamesConfig.ready`: this module imports none of them, nor any of its callers.
 """
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -118,11 +119,19 @@ def _act(*, table_id: int, action: dict, expected_version: int | None, user, iss
 
 
 async def table_act_async(
-    *, table_id: int, action: dict, expected_version: int | None, user=None, issuer: Issuer = Issuer.PLAYER
+    *,
+    table_id: int,
+    action: dict,
+    expected_version: int | None,
+    user=None,
+    issuer: Issuer = Issuer.PLAYER,
+    heard: Callable[[int], Awaitable[None]] | None = None,
 ) -> Outcome:
     """`table_act` for sockets and the clock, then the news sent from the event loop (sending
     from the database thread would make it wait for a busy loop, and every database call of
-    the process waits for that thread)."""
+    the process waits for that thread). `heard`: this process's room of the table
+    (games/web/room.py), told the new version at once, before Redis is: its sockets need
+    not wait for the round trip, and Redis's copy then reaches the room as old news."""
     arguments = {"action": action, "expected_version": expected_version, "user": user, "issuer": issuer}
     try:
         outcome = await _on_the_loop(table_id=table_id, **arguments)
@@ -133,6 +142,8 @@ async def table_act_async(
         # traceback holds the frames of the thread hand-off in a reference cycle with their
         # futures, garbage that only a full collection frees.
         raise refused.with_traceback(None) from None
+    if heard is not None:
+        await heard(outcome.version)
     await events.send(group=events.table_group(table_id), message=events.table_changed(outcome.version))
     if outcome.lobby_visible:
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())

@@ -22,6 +22,7 @@ from games.engine import Refusal
 from games.friends.selectors import blocked_ids
 from games.models import Table
 from games.moderation.selectors import is_banned
+from games.web import rooms
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
 from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
@@ -50,7 +51,7 @@ class ChatConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsume
         self.blocked = await database_sync_to_async(blocked_ids)(user=self.user)
         self.group = events.chat_group(self.table_id)
         # Before the history (no line slips between); the user's group: a ban closes it.
-        if not await self.join_groups(self.group, events.user_group(self.user.pk)):
+        if not await self.join_groups(self.group, events.user_group(self.user.pk), rooms=rooms.here()):
             await self.close()  # Redis is away: the page tries again
             return
         await self.accept()

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from channels.layers import get_channel_layer
 
 from games.events import LAYER_ERRORS
-from games.web import table_hub
 
 log = logging.getLogger(__name__)
 PROBE_EVERY_S = 1.0
@@ -31,8 +30,39 @@ PROBE_GROUP = "layer-probe"
 # 1011; and the pages treat every 4xxx as final (docs/protocol.md).
 RECONNECT = 1000
 
-_watched: "weakref.WeakSet" = weakref.WeakSet()
-_probes: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+class LayerProbe:
+    """The probe of one event loop's layer (games/web/rooms.py) and the sockets it closes
+    when the layer is lost."""
+
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet = weakref.WeakSet()
+        self.task: asyncio.Task | None = None
+
+    def watch(self, consumer) -> None:
+        self.sockets.add(consumer)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._probe())
+
+    def forget(self, consumer) -> None:
+        self.sockets.discard(consumer)
+
+    async def _probe(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(PROBE_EVERY_S)
+            try:
+                await asyncio.wait_for(
+                    get_channel_layer().group_send(PROBE_GROUP, {"type": "layer.probe"}), PROBE_TIMEOUT_S
+                )
+            except (TimeoutError, *LAYER_ERRORS) as error:
+                sockets = list(self.sockets)
+                log.warning(
+                    "channel layer unreachable: closing %d sockets so that they resync: %s", len(sockets), error
+                )
+                for consumer in sockets:
+                    self.sockets.discard(consumer)
+                    with contextlib.suppress(Exception):  # one already gone must not spare the rest
+                        await consumer.close(code=RECONNECT)
 
 
 class LayerGroups:
@@ -42,57 +72,38 @@ class LayerGroups:
         channel_layer: Any
         channel_name: str
 
-    async def join_groups(self, *groups: str, table: int | None = None) -> bool:
-        """Join `groups`, and the hub of `table` (games/web/table_hub.py: the table group's
-        one member in this process); False (and none joined) when the layer is unreachable."""
+    room: Any = None  # the table's room (games/web/room.py), for a table's socket that joined it
+
+    async def join_groups(self, *groups: str, rooms: Any, table: int | None = None) -> bool:
+        """Join `groups`, and the room of `table` among `rooms` (games/web/rooms.py: its room
+        is the table group's one member in this process; `self.room` from then on); False
+        (and none joined) when the layer is unreachable. The rooms' probe closes the socket
+        when the layer is lost."""
         self._groups: list[str] = []
-        self._hub_table: int | None = None
+        self.room: Any = None
+        self._probe = rooms.probe
         try:
             for group in groups:
                 await self.channel_layer.group_add(group, self.channel_name)
                 self._groups.append(group)
             if table is not None:
-                await table_hub.join(table, self)
-                self._hub_table = table
+                room = rooms.room(table)  # now: a room whose last socket left meanwhile is closed
+                await room.join(self)
+                self.room = room
         except LAYER_ERRORS as error:
             log.warning("channel layer unreachable, socket refused: %s", error)
             await self.leave_groups()
             return False
-        _watch(self)
+        self._probe.watch(self)
         return True
 
     async def leave_groups(self) -> None:
-        _watched.discard(self)
+        if probe := getattr(self, "_probe", None):
+            probe.forget(self)
         for group in getattr(self, "_groups", ()):
             with contextlib.suppress(*LAYER_ERRORS):  # Redis away: its subscriptions went with it
                 await self.channel_layer.group_discard(group, self.channel_name)
         self._groups = []
-        table, self._hub_table = getattr(self, "_hub_table", None), None
-        if table is not None:
-            await table_hub.leave(table, self)
-
-
-def _watch(consumer) -> None:
-    _watched.add(consumer)
-    loop = asyncio.get_running_loop()
-    probe = _probes.get(loop)
-    if probe is None or probe.done():
-        for old in [old for old in _probes if old is not loop]:
-            del _probes[old]  # a probe belongs to its loop (tests run many, a server one)
-        _probes[loop] = loop.create_task(_probe())
-
-
-async def _probe() -> None:
-    while _watched:
-        await asyncio.sleep(PROBE_EVERY_S)
-        try:
-            await asyncio.wait_for(
-                get_channel_layer().group_send(PROBE_GROUP, {"type": "layer.probe"}), PROBE_TIMEOUT_S
-            )
-        except (TimeoutError, *LAYER_ERRORS) as error:
-            sockets = list(_watched)
-            log.warning("channel layer unreachable: closing %d sockets so that they resync: %s", len(sockets), error)
-            for consumer in sockets:
-                _watched.discard(consumer)
-                with contextlib.suppress(Exception):  # one already gone must not spare the rest
-                    await consumer.close(code=RECONNECT)
+        room, self.room = getattr(self, "room", None), None
+        if room is not None:
+            await room.leave(self)

@@ -21,6 +21,7 @@ from games.friends import service as friends
 from games.friends.selectors import pending_invitations
 from games.moderation.selectors import is_banned
 from games.runtime import presence, writer
+from games.web import rooms
 from games.web.i18n import language_for_scope, translate_rejection
 from games.web.layer_watch import LayerGroups
 from games.web.lobby_cards import lobby_cards
@@ -53,7 +54,7 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if self.signed_in:
             self.user_group = events.user_group(user.pk)  # a ban closes it
             groups += [self.user_group, events.invitations_group(user.pk)]
-        if not await self.join_groups(*groups):
+        if not await self.join_groups(*groups, rooms=rooms.here()):
             self.signed_in = False  # nothing to undo at disconnect
             await self.close()  # Redis is away: the page tries again
             return
@@ -64,7 +65,7 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             await database_sync_to_async(presence.user_seen)(
                 user_id=user.pk, channel_name=self.channel_name, table_id=None
             )
-            presence.keep_online(channel_name=self.channel_name, user_id=user.pk, table_id=None)
+            rooms.here().heartbeat.keep_online(channel_name=self.channel_name, user_id=user.pk, table_id=None)
             html = await database_sync_to_async(self._render_invitations)()
             if html.strip():  # nothing to say about no invitations on arrival
                 await self._send_invitations(html)
@@ -72,7 +73,7 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def disconnect(self, code):
         await self.leave_groups()
         if getattr(self, "signed_in", False):
-            presence.stop_online(self.channel_name)
+            rooms.here().heartbeat.stop_online(self.channel_name)
             user_id = self.scope["user"].pk
             await database_sync_to_async(presence.user_gone)(user_id=user_id, channel_name=self.channel_name)
 
@@ -90,11 +91,13 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
                 await database_sync_to_async(friends.invitation_decline)(user=user, invitation_id=invitation)
                 return
             table_id = await database_sync_to_async(friends.invitation_table)(user=user, invitation_id=invitation)
+            table_room = rooms.here().find(table_id)  # the table's sockets here, told at once
             await writer.table_act_async(
                 table_id=table_id,
                 action={"type": "accept_invitation", "invitation": invitation},
                 expected_version=None,
                 user=user,
+                heard=table_room.on_version if table_room else None,
             )
         except Refusal as refused:
             await self.send_error(refused.code, translate_rejection(refused, self.language))

@@ -346,7 +346,7 @@ async def test_a_restart_during_the_deal_resumes_it_exactly(services, players):
             pushed = [m["card"] for m in since_reconnect(client, "card")]
             assert 0 < len(first) < 25 and len(first) + len(pushed) >= mine.total() - 1
             assert Counter(first + pushed) <= mine
-            # A state carries only the regions that changed (games/web/table_consumer.py): the
+            # A state carries only the regions that changed (games/web/room.py): the
             # page shows the hand of the latest state that carried one.
             shown = [m for m in since_reconnect(client, "state") if "hand" in m["html"]]
             assert Counter(hand_cards(shown[-1])) == mine

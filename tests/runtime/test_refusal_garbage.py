@@ -67,7 +67,8 @@ async def test_a_refused_write_leaves_its_exception_to_reference_counting(player
 
 async def test_a_socket_that_hangs_up_leaves_its_tasks_to_reference_counting(players):
     """A hung-up socket's heartbeat tasks end cancelled; their CancelledError (and the
-    frames in its traceback) must not stay in a cycle with the consumer."""
+    frames in its traceback) must not stay in a cycle with the consumer, nor the consumer
+    with its room."""
     from tests.conftest import make_user, ws_client
 
     table = await sync_to_async(make_table)(players[0], players=players)
@@ -83,5 +84,7 @@ async def test_a_socket_that_hangs_up_leaves_its_tasks_to_reference_counting(pla
         finally:
             gc.enable()
     cancelled = [o for o in garbage if isinstance(o, BaseException)]
+    left = [type(o).__name__ for o in garbage if type(o).__name__ in ("TableConsumer", "Reader", "TableRoom")]
     del garbage
     assert cancelled == []
+    assert left == []  # the socket, its reader and its room: let go by reference counting

@@ -1,5 +1,5 @@
 """A process subscribes once to a table's group, whatever the number of its sockets there
-(games/web/table_hub.py): through the real ASGI app and the Redis channel layer, the
+(its room, games/web/room.py): through the real ASGI app and the Redis channel layer, the
 table group has one member in this process, every socket still gets every change and
 every moderation notice, and the subscription ends with the last socket."""
 
@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from games import events
-from games.web import table_hub
+from games.web import room, rooms
 from tests.conftest import make_table, make_user, ws_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,8 +27,8 @@ async def test_four_sockets_one_subscription_and_every_change_reaches_each(playe
     clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in [*players, watcher]]
     for client in clients:
         assert (await client.receive())["type"] == "state"
-    assert table_hub.members(table.pk) == 5
-    assert len(_group_members(table.pk)) == 1  # one channel: the hub's, not one per socket
+    assert rooms.here().find(table.pk).members() == 5
+    assert len(_group_members(table.pk)) == 1  # one channel: the room's, not one per socket
 
     await clients[0].send({"action": "start_match", "version": table.version})
     for client in clients:  # each socket, seated or watching, hears of the change
@@ -37,15 +37,15 @@ async def test_four_sockets_one_subscription_and_every_change_reaches_each(playe
 
     await clients[4].close()
     await asyncio.sleep(0.1)
-    assert table_hub.members(table.pk) == 4 and len(_group_members(table.pk)) == 1
+    assert rooms.here().find(table.pk).members() == 4 and len(_group_members(table.pk)) == 1
     for client in clients[:4]:
         await client.close()
     await asyncio.sleep(0.1)
-    assert table_hub.members(table.pk) == 0
+    assert rooms.here().find(table.pk) is None  # the room closed with its last socket
     assert _group_members(table.pk) == set()  # the last socket ended the subscription
 
 
-async def test_a_table_notice_through_the_hub_closes_only_the_socket_it_names(players):
+async def test_a_table_notice_through_the_room_closes_only_the_socket_it_names(players):
     table = await sync_to_async(make_table)(players[0], players=players)
     clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players[:2]]
     for client in clients:
@@ -61,15 +61,15 @@ async def test_a_table_notice_through_the_hub_closes_only_the_socket_it_names(pl
 
 async def test_news_that_comes_before_the_socket_is_accepted_waits_for_its_first_state(players, monkeypatch, caplog):
     table = await sync_to_async(make_table)(players[0], players=players)
-    joined = table_hub.join
+    joined = room.TableRoom.join
 
-    async def join_then_news(table_id, consumer):
-        await joined(table_id, consumer)
+    async def join_then_news(self, socket):
+        await joined(self, socket)
         # A change announced after the socket joined its table, before it is accepted.
-        await events.send(group=events.table_group(table_id), message=events.table_changed(table.version + 1))
-        await asyncio.sleep(0.2)  # the hub has heard it and handed it on
+        await events.send(group=events.table_group(self.table_id), message=events.table_changed(table.version + 1))
+        await asyncio.sleep(0.2)  # the room has heard it and handed it on
 
-    monkeypatch.setattr(table_hub, "join", join_then_news)
+    monkeypatch.setattr(room.TableRoom, "join", join_then_news)
     client = await ws_client(f"/ws/table/{table.pk}/", players[0])  # accepted first, whatever came meanwhile
     first = await client.receive()
     assert first["type"] == "state" and first["version"] == table.version

@@ -12,6 +12,7 @@ from tests.conftest import make_table
 
 async def test_bots_take_turns_and_yield_to_a_busy_loop(monkeypatch):
     monkeypatch.setattr(runner, "BOT_MOVES_AT_ONCE", 1)
+    turns = runner.BotTurns()
     timeline = []
 
     async def busy_pushes():
@@ -23,7 +24,7 @@ async def test_bots_take_turns_and_yield_to_a_busy_loop(monkeypatch):
         timeline.append("pushes done")
 
     async def bot(name, then=None):
-        async with runner._bot_turn(True) as is_bot:
+        async with turns.turn(True) as is_bot:
             assert is_bot
             timeline.append(f"{name} moves")
             if then:
@@ -39,15 +40,16 @@ async def test_bots_take_turns_and_yield_to_a_busy_loop(monkeypatch):
 
 async def test_other_steps_never_wait_for_the_bots(monkeypatch):
     monkeypatch.setattr(runner, "BOT_MOVES_AT_ONCE", 1)
+    turns = runner.BotTurns()
     release = asyncio.Event()
 
     async def thinking_bot():
-        async with runner._bot_turn(True):
+        async with turns.turn(True):
             await release.wait()
 
     bot = asyncio.create_task(thinking_bot())
     await asyncio.sleep(0)
-    async with runner._bot_turn(False) as is_bot:  # e.g. the end of the deal, a time-out
+    async with turns.turn(False) as is_bot:  # e.g. the end of the deal, a time-out
         assert not is_bot
         entered_while_bot_thinks = not bot.done()
     release.set()
@@ -58,6 +60,7 @@ async def test_other_steps_never_wait_for_the_bots(monkeypatch):
 async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
     monkeypatch.setattr(runner, "BOT_MOVES_AT_ONCE", 1)
     monkeypatch.setattr(runner, "BUSY_LOOP_WAIT_S", 0.1)
+    turns = runner.BotTurns()
     stop = asyncio.Event()
 
     async def endless_pushes():
@@ -69,7 +72,7 @@ async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
     moved_at = []
 
     async def bot():
-        async with runner._bot_turn(True):
+        async with turns.turn(True):
             moved_at.append(loop.time())
 
     pushing = asyncio.create_task(endless_pushes())
@@ -91,10 +94,11 @@ async def test_a_clock_started_by_a_socket_does_not_read_the_table_again(players
     held = await sync_to_async(table_cache.read)(table.pk)  # what the entering socket read
     reads = []
     monkeypatch.setattr(table_cache, "read", lambda table_id: reads.append(table_id))
-    runner.attach(table.pk, held.version)
+    table_clock = runner.TableClock(table.pk, runner.BotTurns())
+    table_clock.start(held.version)
     try:
         for _ in range(5):
             await asyncio.sleep(0.01)
         assert reads == []  # it started from the version the socket had just read
     finally:
-        runner.detach(table.pk)
+        table_clock.stop()

@@ -65,8 +65,7 @@ covered: set[str] = set()  # what the running test verified
 def no_runner(monkeypatch):
     from games.runtime import runner
 
-    for name in ("attach", "detach", "poke"):
-        monkeypatch.setattr(runner, name, lambda *args, **kwargs: None)
+    monkeypatch.setattr(runner.TableClock, "start", lambda *args, **kwargs: None)  # this test is the clock
     _clients.clear()  # page clients of an earlier test's users
     covered.clear()
 
@@ -233,7 +232,7 @@ async def act(table_id, action, *, user=None, issuer=Issuer.PLAYER):
     )
 
 
-# The runner's memory (games/runtime/runner.py): the bots looked at this version of the
+# The clock's memory (games/runtime/runner.py): the bots looked at this version of the
 # table with this many cards dealt and declined, so that look is not due again.
 LOOKED: dict[int, tuple[int, int]] = {}
 

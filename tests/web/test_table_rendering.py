@@ -162,7 +162,7 @@ def test_the_regions_format_html_escapes_exactly_as_djangos():
 
 
 def test_the_owner_watching_a_running_match_sees_what_every_spectator_sees(table, players):
-    # So spectators share one render per version whoever owns the table (table_consumer).
+    # So spectators share one render per version whoever owns the table (games/web/room.py).
     Seat.objects.filter(table=table, position=0).update(user=None, bot=Seat.Bot.BASIC)
     table.refresh_from_db()
     game = game_at("play")

@@ -19,8 +19,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         asyncio.run(self._serve())
 
-    async def _serve(self):
-        attached = set()
+    async def _serve(self) -> None:
+        turns = runner.BotTurns()
+        clocks: dict[int, runner.TableClock] = {}
         rounds = 0
         while True:
             if rounds % 150 == 0:  # about every five minutes: close the tables nobody visits
@@ -30,8 +31,8 @@ class Command(BaseCommand):
                 lambda: dict(Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", "version"))
             )()
             for table_id, version in versions.items():
-                if table_id not in attached:
-                    runner.attach(table_id)
-                    attached.add(table_id)
-                runner.poke(table_id, version)  # no sockets here tell it of others' changes
+                if table_id not in clocks:
+                    clocks[table_id] = runner.TableClock(table_id, turns)
+                    clocks[table_id].start()
+                clocks[table_id].on_version(version)  # no sockets here tell it of others' changes
             await asyncio.sleep(2.0)
