@@ -10,13 +10,13 @@ MarkupSafe's, which keeps Django's safe strings as they are.
 
 from django.template import engines
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext, trans_real
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from games.glossary import TERMS
-from games.rulebook import term_url
 from games.templatetags.cards import card_row
 
 
@@ -37,7 +37,7 @@ def environment(**options) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True, **options)
     # Django's gettext for a render that brings no catalogue of its own (`render` does).
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
-    env.globals.update(cards=_cards, django_partial=_django_partial, term_url=term_url, terms=TERMS)
+    env.globals.update(cards=_cards, django_partial=_django_partial, rules_url=reverse("rules"), terms=TERMS)
     env.globals["term"] = env.get_template("games/partials/term.html").module.term  # type: ignore[attr-defined]
     return env
 
@@ -48,10 +48,14 @@ def _env() -> Environment:
 
 def render(name: str, context: dict) -> Markup:
     """Template `name` of games/jinja2/ filled from `context`, in the active language."""
-    language = get_language()
+    env, language = _env(), get_language()
     catalog = trans_real.translation(language)
     words = {"_": catalog.gettext, "gettext": catalog.gettext, "ngettext": catalog.ngettext}
-    return Markup(_env().get_template(name).render(context, language=language, **words))
+    template = env.get_template(name)
+    # The render's variables in one plain dict, shared as they are: `Template.render` would
+    # copy them into a new one through the template's chain of globals, key by key.
+    variables = {**env.globals, **context, "language": language, **words}
+    return Markup(env.concat(template.root_render_func(template.new_context(variables, shared=True))))
 
 
 def macro(template: str, name: str) -> Macro:
