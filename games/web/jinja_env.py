@@ -48,14 +48,22 @@ def _env() -> Environment:
 
 def render(name: str, context: dict) -> Markup:
     """Template `name` of games/jinja2/ filled from `context`, in the active language."""
+    return render_each([name], context)[0]
+
+
+def render_each(names: list[str], context: dict) -> list[Markup]:
+    """Templates `names` of games/jinja2/, each filled from `context` in the active language."""
     env, language = _env(), get_language()
     catalog = trans_real.translation(language)
     words = {"_": catalog.gettext, "gettext": catalog.gettext, "ngettext": catalog.ngettext}
-    template = env.get_template(name)
     # The render's variables in one plain dict, shared as they are: `Template.render` would
     # copy them into a new one through the template's chain of globals, key by key.
     variables = {**env.globals, **context, "language": language, **words}
-    return Markup(env.concat(template.root_render_func(template.new_context(variables, shared=True))))
+    made = []
+    for name in names:
+        template = env.get_template(name)
+        made.append(Markup(env.concat(template.root_render_func(template.new_context(variables, shared=True)))))
+    return made
 
 
 def macro(template: str, name: str) -> Macro:

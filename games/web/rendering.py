@@ -358,11 +358,11 @@ def render_regions(context: dict, names=REGIONS) -> dict[str, str]:
     """The regions `names` for the reader `context` was laid out for: the same templates make
     the first page load (games/web/views.py) and every push (games/web/table_consumer.py)."""
     jinja = JINJA_REGIONS if context["viewer_seat"] is not None else SPECTATOR_REGIONS
+    in_jinja = [name for name in names if name in jinja]
+    made = jinja_env.render_each([f"games/regions/{jinja[name]}.html" for name in in_jinja], context)
+    html = dict(zip(in_jinja, made, strict=True))
     return {
-        name: jinja_env.render(f"games/regions/{jinja[name]}.html", context)
-        if name in jinja
-        else render_to_string(f"games/partials/{name}.html", context)
-        for name in names
+        name: html[name] if name in html else render_to_string(f"games/partials/{name}.html", context) for name in names
     }
 
 
