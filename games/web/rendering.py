@@ -12,7 +12,7 @@ from games import bot_levels, engine
 from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.templatetags.cards import card_button
-from games.web import regions
+from games.web import jinja_env
 from games.words.faces import SUITS, card_face, faces, hand_faces
 from games.words.refusals import PHASES, refusal_sentence
 from games.words.seats import SEAT_NAMES, bot_name
@@ -26,15 +26,15 @@ def seat_names(seats) -> list[str]:
         if seat.user_id:
             names.append(seat.user.username)
         elif seat.bot:
-            names.append(bot_name(position=seat.position, level=_bot_label(seat.bot), text=regions.text))
+            names.append(bot_name(position=seat.position, level=_bot_label(seat.bot)))
         else:
             names.append("")
     return names
 
 
 def _bot_label(level: str) -> str:
-    """games.bot_levels.seat_label, each label's text looked up once per language in a render."""
-    return regions.text(bot_levels.SEAT_LABELS.get(level, level))
+    """games.bot_levels.seat_label in the active language."""
+    return str(bot_levels.SEAT_LABELS.get(level, level))
 
 
 def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -> dict:
@@ -310,25 +310,27 @@ def _last_trick(view, ctx, names):
     }
 
 
-# Regions made in Python (games/web/regions.py), not by a template: the costliest per render.
-PYTHON_REGIONS = {"players": regions.players, "center": regions.center, "status": regions.status}
-SPECTATOR_REGIONS = {**PYTHON_REGIONS, "hand": regions.spectator_hand}  # a seat's own hand is a template
+# The regions made by the Jinja2 templates of games/jinja2/games/regions/ (games/web/jinja_env.py);
+# a seat's own hand is the Django partial templates/games/partials/hand.html.
+JINJA_REGIONS = {"players": "players", "center": "center", "status": "status"}
+SPECTATOR_REGIONS = {**JINJA_REGIONS, "hand": "spectator_hand"}
 
 
 def render_view(**context_arguments) -> dict[str, str]:
-    """A reader's four regions (`table_context`'s arguments): context and markup made in one
-    pass of the active language, in which each lazy message is resolved once (regions.py)."""
-    with regions.one_language():
-        return render_regions(table_context(**context_arguments))
+    """A reader's four regions from `table_context`'s arguments, in the active language."""
+    return render_regions(table_context(**context_arguments))
 
 
 def render_regions(context: dict, names=REGIONS) -> dict[str, str]:
-    python = PYTHON_REGIONS if context["viewer_seat"] is not None else SPECTATOR_REGIONS
-    with regions.one_language():
-        return {
-            name: python[name](context) if name in python else render_to_string(f"games/partials/{name}.html", context)
-            for name in names
-        }
+    """The regions `names` for the reader `context` was laid out for: the same templates make
+    the first page load (games/web/views.py) and every push (games/web/table_consumer.py)."""
+    jinja = JINJA_REGIONS if context["viewer_seat"] is not None else SPECTATOR_REGIONS
+    in_jinja = [name for name in names if name in jinja]
+    made = jinja_env.render_each([f"games/regions/{jinja[name]}.html" for name in in_jinja], context)
+    html = dict(zip(in_jinja, made, strict=True))
+    return {
+        name: html[name] if name in html else render_to_string(f"games/partials/{name}.html", context) for name in names
+    }
 
 
 SHAPES = {

@@ -1,5 +1,5 @@
-"""At the table the game's words explain themselves (games/web/regions.py `term`, `{% term %}`
-in the table's partials, games/glossary.py): the phase names, dealer, defenders, level,
+"""At the table the game's words explain themselves (the `term` macro of the regions, `{% term %}`
+in the Django partials, games/glossary.py): the phase names, dealer, defenders, level,
 trump, kitty, bury, point cards, the throw in the verdict and the kitty bonus in the hand's
 result — on the first page load and in the websocket's pushes, in both languages. A region
 that did not change renders the same markup (the tooltips' ids name their place), and no
