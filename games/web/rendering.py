@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy  # not aliased: makemessages o
 from games import bot_levels, engine
 from games.models import Table
 from games.ratings.selectors import table_rating_changes
+from games.runtime import readiness
 from games.templatetags.cards import card_button
 from games.web import regions
 from games.web.i18n import PHASES, refusal_sentence
@@ -128,9 +129,24 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
+        "ready": _readiness(seats, view, viewer_seat, names),
         # The end-of-match screen says how ratings moved; read by the caller (the socket
         # renders without the database), see finished_rating_changes.
         "rating_changes": list(rating_changes),
+    }
+
+
+def _readiness(seats, view, viewer_seat, names) -> dict | None:
+    """Between hands: the hand whose result is shown, whether the reader said ready, and
+    the people the next hand still waits for (games/runtime/readiness.py)."""
+    if not view or view["phase"] != "scored":
+        return None
+    hand = view["hand_no"]
+    return {
+        "hand": hand,
+        "me": viewer_seat is not None and readiness.is_ready(seats[viewer_seat], hand),
+        "seated": viewer_seat is not None,
+        "waiting": [names[seat.position] for seat in seats if not readiness.is_ready(seat, hand)],
     }
 
 

@@ -147,6 +147,8 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             return await self.classify(message.get("cards"))
         if kind == "hint":
             return await self.hint()
+        if kind == "ready":  # carries the hand it is for, not a version (games/runtime/readiness.py)
+            return await self._act({"type": "ready", "hand": message.get("hand")}, None)
         if kind not in CLIENT_ACTIONS:
             return await self.send_error("unknown_action", _("Unknown action."))
         version = message.get("version")

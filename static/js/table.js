@@ -416,6 +416,10 @@
     if (button.dataset.level) payload.level = button.dataset.level;
     if (button.dataset.levelFrom) payload.level = document.getElementById(button.dataset.levelFrom).value;
     if (action === "declare") payload.cards = button.dataset.cards.split(",");
+    if (action === "ready") { // said once, for the hand whose result is shown
+      payload.hand = Number(button.dataset.hand);
+      button.disabled = true;
+    }
     if (action === "play" || action === "bury") {
       payload.cards = selectedCards();
       button.disabled = true; // one click, one action
