@@ -18,7 +18,7 @@ from games.runtime import readiness
 from games.templatetags.cards import card_button
 from games.web import regions
 from games.web.i18n import PHASES, refusal_sentence
-from games.web.names import SEAT_NAMES, bot_name
+from games.web.names import SEAT_NAMES, bot_table_name
 
 SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
@@ -48,7 +48,7 @@ def seat_names(seats) -> list[str]:
         if seat.user_id:
             names.append(seat.user.username)
         elif seat.bot:
-            names.append(bot_name(position=seat.position, level=_bot_label(seat.bot), text=regions.text))
+            names.append(bot_table_name(position=seat.position, level=seat.bot, text=regions.text))
         else:
             names.append("")
     return names
@@ -89,6 +89,8 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
             "is_me": position == viewer_seat,
+            # Who the seat is to the reader: the partner across, an opponent on either side.
+            "relation": "" if viewer_seat is None or place == "bottom" else "partner" if place == "top" else "opponent",
         }
         if view:
             player.update(
