@@ -7,6 +7,8 @@ the page's section instead, found here. The anchors are stable: other pages, les
 old links point at them.
 """
 
+from functools import cache
+
 from django.urls import reverse
 
 # The rules page's sections in reading order: (anchor id, the RULES.md sections it explains).
@@ -43,11 +45,18 @@ def rule_anchor(section: str) -> str:
     raise KeyError(f"no section of the rules page explains RULES §{section}")
 
 
+@cache
+def rules_page_url() -> str:
+    """The rules page's address: the same for the whole process (config/urls.py), and asked
+    for by every glossary word of the table's regions on every render."""
+    return reverse("rules")
+
+
 def rule_url(section: str) -> str:
     """The link to the rules page's section that explains RULES.md `section`."""
-    return f"{reverse('rules')}#{rule_anchor(section)}"
+    return f"{rules_page_url()}#{rule_anchor(section)}"
 
 
 def term_url(key: str) -> str:
     """The link to one word of the glossary (games/glossary.py names the words)."""
-    return f"{reverse('rules')}#term-{key}"
+    return f"{rules_page_url()}#term-{key}"

@@ -10,17 +10,16 @@ on hover and keyboard focus (static/css/site.css, "Glossary terms"); on a touch 
 static/js/glossary.js makes the first tap show it and a second tap follow the link. Without
 JavaScript a tap follows the link at once, to the same definition.
 
-Code that builds HTML in Python (games/web/regions.py) calls `term_html(key, text)`.
+The markup is one Jinja2 macro, games/jinja2/games/partials/term.html: the table's regions call
+it as `term(key, shown, place)`, Python code calls `term_html(key, text)`.
 """
 
 from itertools import count
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 
 from games.glossary import TERMS
-from games.rulebook import term_url
+from games.web.jinja_env import macro
 
 register = template.Library()
 
@@ -29,7 +28,7 @@ register = template.Library()
 _tip_ids = count(1)
 
 
-def term_html(key: str, text: str | None = None, place: str | None = None) -> SafeString:
+def term_html(key: str, text: str | None = None, place: str | None = None) -> str:
     """The markup of glossary term `key` (a key of games.glossary.TERMS), showing `text`
     (escaped) or the term's word in the active language. An unknown key raises KeyError:
     a misspelt term is a bug to find in tests, not a word to show unexplained.
@@ -37,20 +36,10 @@ def term_html(key: str, text: str | None = None, place: str | None = None) -> Sa
     `place` names where the word stands when it is the only one of its key there (the table's
     regions): its tooltip's id is then the same on every render, so a region that did not
     change renders the same markup (and is not pushed again)."""
-    term = TERMS[key]
-    tip_id = f"term-tip-{key}-{place if place else next(_tip_ids)}"
-    return format_html(
-        '<span class="term-wrap"><a class="term" href="{}" data-term="{}" aria-describedby="{}">{}</a>'
-        '<span class="term-tip" role="tooltip" id="{}">{}</span></span>',
-        term_url(key),
-        key,
-        tip_id,
-        term.word if text is None else text,
-        tip_id,
-        term.definition,
-    )
+    shown = TERMS[key].word if text is None else text
+    return macro("games/partials/term.html", "term")(key, shown, place if place else next(_tip_ids))
 
 
 @register.simple_tag
-def term(key: str, text: str | None = None, place: str | None = None) -> SafeString:
+def term(key: str, text: str | None = None, place: str | None = None) -> str:
     return term_html(key, text, place)

@@ -16,9 +16,9 @@ from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.runtime import readiness
 from games.templatetags.cards import card_button
-from games.web import regions
+from games.web import jinja_env
 from games.web.i18n import PHASES, refusal_sentence
-from games.web.names import SEAT_NAMES, bot_table_name
+from games.web.names import bot_table_name
 
 SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
@@ -48,15 +48,15 @@ def seat_names(seats) -> list[str]:
         if seat.user_id:
             names.append(seat.user.username)
         elif seat.bot:
-            names.append(bot_table_name(position=seat.position, level=seat.bot, text=regions.text))
+            names.append(bot_table_name(position=seat.position, level=seat.bot))
         else:
             names.append("")
     return names
 
 
 def _bot_label(level: str) -> str:
-    """games.bot_levels.seat_label, each label's text looked up once per language in a render."""
-    return regions.text(bot_levels.SEAT_LABELS.get(level, level))
+    """games.bot_levels.seat_label in the active language."""
+    return str(bot_levels.SEAT_LABELS.get(level, level))
 
 
 def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -> dict:
@@ -83,8 +83,6 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
             "team": engine.team_of(position),
             "is_bot": bool(seat.bot),
             "bot_level": seat.bot,
-            # A bot's name ("East · strong bot") is shown in two lines, so that its level is never cut off.
-            "compass": SEAT_NAMES[position],
             "bot_label": _bot_label(seat.bot) if seat.bot else "",
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
@@ -361,25 +359,27 @@ def _last_trick(view, ctx, names):
     }
 
 
-# Regions made in Python (games/web/regions.py), not by a template: the costliest per render.
-PYTHON_REGIONS = {"players": regions.players, "center": regions.center, "status": regions.status}
-SPECTATOR_REGIONS = {**PYTHON_REGIONS, "hand": regions.spectator_hand}  # a seat's own hand is a template
+# The regions made by the Jinja2 templates of games/jinja2/games/regions/ (games/web/jinja_env.py);
+# a seat's own hand is the Django partial templates/games/partials/hand.html.
+JINJA_REGIONS = {"players": "players", "center": "center", "status": "status"}
+SPECTATOR_REGIONS = {**JINJA_REGIONS, "hand": "spectator_hand"}
 
 
 def render_view(**context_arguments) -> dict[str, str]:
-    """A reader's four regions (`table_context`'s arguments): context and markup made in one
-    pass of the active language, in which each lazy message is resolved once (regions.py)."""
-    with regions.one_language():
-        return render_regions(table_context(**context_arguments))
+    """A reader's four regions from `table_context`'s arguments, in the active language."""
+    return render_regions(table_context(**context_arguments))
 
 
 def render_regions(context: dict, names=REGIONS) -> dict[str, str]:
-    python = PYTHON_REGIONS if context["viewer_seat"] is not None else SPECTATOR_REGIONS
-    with regions.one_language():
-        return {
-            name: python[name](context) if name in python else render_to_string(f"games/partials/{name}.html", context)
-            for name in names
-        }
+    """The regions `names` for the reader `context` was laid out for: the same templates make
+    the first page load (games/web/views.py) and every push (games/web/table_consumer.py)."""
+    jinja = JINJA_REGIONS if context["viewer_seat"] is not None else SPECTATOR_REGIONS
+    return {
+        name: jinja_env.render(f"games/regions/{jinja[name]}.html", context)
+        if name in jinja
+        else render_to_string(f"games/partials/{name}.html", context)
+        for name in names
+    }
 
 
 SHAPES = {

@@ -7,13 +7,16 @@ import re
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts.models import Profile
 from games import engine
 from games.models import Match, Seat, Table
 from games.web import rendering
-from tests.conftest import make_table
+from tests.conftest import make_table, make_user, ws_client
 from tests.engine.test_engine_views import game_at
 
 pytestmark = pytest.mark.django_db
@@ -146,21 +149,6 @@ def test_the_end_of_the_match_says_who_won_and_links_the_record(table, players):
     assert client.get(f"/tables/{table.pk}/last-match/")["Location"] == f"/matches/{match.pk}/"
 
 
-def test_the_regions_format_html_escapes_exactly_as_djangos():
-    from django.utils import html
-    from django.utils.safestring import mark_safe
-    from django.utils.translation import gettext_lazy
-
-    from games.web import regions
-
-    values = ['<b class="x">&\'', mark_safe("<i>kept</i>"), 7, None, gettext_lazy("Dealer"), "北 <东>", 0.5]
-    template = "".join("<p>{}</p>" for _ in values)
-    ours = regions.format_html(template, *values)
-    assert ours == html.format_html(template, *values)
-    assert "&lt;b class=&quot;x&quot;&gt;&amp;&#x27;" in ours and "<i>kept</i>" in ours
-    assert hasattr(ours, "__html__")  # marked safe: a caller's format_html keeps it as it is
-
-
 def test_the_owner_watching_a_running_match_sees_what_every_spectator_sees(table, players):
     # So spectators share one render per version whoever owns the table (table_consumer).
     Seat.objects.filter(table=table, position=0).update(user=None, bot=Seat.Bot.BASIC)
@@ -183,65 +171,36 @@ def test_each_language_gets_its_own_words_however_often_the_regions_render(table
         assert "Dealer" in english["players"] and "庄家" not in english["players"]
 
 
-def test_the_remembered_pieces_render_exactly_what_a_fresh_render_makes(players, fast_clock, monkeypatch):
-    """A whole hand of three bots and a person, rendered at every version for a spectator and
-    for every seat, in both languages: the pieces remembered across renders (regions.py,
-    `_remembered`) make the same markup as every piece made afresh."""
-    from games.runtime import clock as table_clock
-    from games.runtime import writer
-    from games.web import regions as made_here
-    from tests.table_driver import drive
-
-    table = make_table(players[0], players=[players[0]], pace_ms=1, window_ms=0)
-    for seat in (1, 2, 3):
-        writer.table_act(
-            table_id=table.pk,
-            action={"type": "add_bot", "seat": seat, "level": "basic"},
-            expected_version=None,
-            user=players[0],
-        )
-    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
-    readers = [(None, players[1]), (0, players[0]), (1, players[0]), (2, players[0]), (3, players[0])]
-    compared = set()
-
-    def render(stored, seats, view, seat, user, language):
-        with translation.override(language):
-            return rendering.render_view(table=stored, seats=seats, view=view, viewer_seat=seat, user=user)
-
-    def compare(game):
-        stored = Table.objects.get(pk=table.pk)
-        seats = list(stored.seats.select_related("user").order_by("position"))
-        live = table_clock.live(stored, engine.Game.from_json(stored.state), timezone.now())
-        for seat, user in readers:
-            view = engine.view(live, seat)
-            for language in ("en", "zh-hans"):
-                remembered = render(stored, seats, view, seat, user, language)
-                with monkeypatch.context() as fresh:
-                    fresh.setattr(made_here, "_remembered", lambda key, make: make())
-                    afresh = render(stored, seats, view, seat, user, language)
-                assert remembered == afresh, (stored.version, seat, language)
-        compared.add(stored.version)
-        return game.phase == "scored"
-
-    drive(table.pk, {0: players[0]}, compare, rng=random.Random(5))
-    assert len(compared) > 40  # the deal's end, the bury, every play of the hand, its result
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+async def test_the_first_page_load_and_a_push_show_the_same_regions(players, language):
+    """One template per region (games/jinja2/games/regions/, the seat's hand.html) makes both:
+    a page loaded now and the socket's first state show a seat and a spectator the same."""
+    watcher = await sync_to_async(make_user)("watcher")
+    table = await sync_to_async(make_table)(players[0], players=players, turn_limit_s=30)
+    await sync_to_async(_stored_in_play)(table, [*players, watcher], language)
+    for user in (players[0], watcher):
+        page = await sync_to_async(_page)(table, user)
+        client = await ws_client(f"/ws/table/{table.pk}/", user)
+        pushed = (await client.receive_until(lambda m: m["type"] == "state"))["html"]
+        await client.close()
+        assert set(pushed) == {"players", "center", "hand", "status"}
+        for name, html in pushed.items():
+            assert f'<div id="{name}" class="{name}">{html}</div>' in page or f'<div id="{name}">{html}</div>' in page
+        words = ("Dealer", "Trump") if language == "en" else ("庄家", "主牌")
+        assert all(word in pushed["players"] + pushed["status"] for word in words), language
 
 
-def test_the_remembered_pieces_are_bounded_and_the_least_recently_used_go_first(monkeypatch):
-    from collections import OrderedDict
+def _stored_in_play(table, users, language):
+    Table.objects.filter(pk=table.pk).update(
+        status=Table.Status.PLAYING, state=game_at("play").to_json(), deadline=timezone.now() + timedelta(seconds=20)
+    )
+    for user in users:  # the reader's saved choice: the page and the socket both follow it
+        Profile.objects.update_or_create(user=user, defaults={"language": language})
 
-    from games.web import regions as made_here
 
-    monkeypatch.setattr(made_here, "_fragments", OrderedDict())
-    monkeypatch.setattr(made_here, "_FRAGMENTS_MAX", 3)
-    made = []
-
-    def piece(name):
-        return made_here._remembered((name,), lambda: made.append(name) or made_here.SafeString(name))
-
-    with translation.override("en"), made_here.one_language():
-        for name in ("a", "b", "c", "a", "d", "a", "b"):
-            assert piece(name) == name
-    # "a", used again each time, stays; "b", the least recently used when "d" came, went.
-    assert made == ["a", "b", "c", "d", "b"]
-    assert len(made_here._fragments) == 3
+def _page(table, user) -> str:
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = user.profile.language
+    return client.get(reverse("table", args=[table.pk])).text
