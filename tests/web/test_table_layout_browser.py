@@ -1,7 +1,9 @@
 """A player clicks "Play now" and plays against three bots, at each of four windows (two
 laptops' real heights, a large screen, a phone): whenever they must act, everything needed
 to act is on screen without scrolling, and nothing on the felt lies on top of anything
-else (issue #12). A second page of the same player, in Chinese, follows the same table, and
+else, a held trick included; the side column's controls are whole and in view; the hand's
+result, its countdown and Ready fit the window, and Ready starts the next hand (issues #12,
+#40). A second page of the same player, in Chinese, follows the same table, and
 both are screenshotted at every step (artifacts/screenshots/table/).
 
 The decks are fixed (GAMES_DECK_SEED, DECK_SEED below): North is dealt both big jokers
