@@ -522,6 +522,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
         ):
             box = p.locator(what).bounding_box()
             assert box and inside(box, viewport), f"{size} ({language}): {what} at {box} is outside {viewport}"
+    assert_accessible(mirror, f"the hand's result at {size} in Chinese")
     for kind in ("lastTrick", "pointCards", "held", "winTags", "result", "messages", "badges"):
         assert SEEN[kind], f"{size}: no {kind} was ever there to check"
     # Ready: the only person at the table is ready (bots always are), so the next hand starts at
