@@ -28,6 +28,17 @@ def is_ready(seat: Seat, hand_no: int) -> bool:
     return bool(seat.bot or seat.autoplay or seat.ready_after_hand == hand_no)
 
 
+def shown(seats: list[Seat], hand_no: int, viewer_seat: int | None, names: list[str]) -> dict:
+    """What the result shows its reader about Ready: the hand it is for, whether the reader
+    (if seated) said it, and the names of the people the next hand still waits for."""
+    return {
+        "hand": hand_no,
+        "seated": viewer_seat is not None,
+        "me": viewer_seat is not None and is_ready(seats[viewer_seat], hand_no),
+        "waiting": [names[seat.position] for seat in seats if not is_ready(seat, hand_no)],
+    }
+
+
 @command("ready", may={Role.SEATED}, refusal=NOT_SEATED)
 def ready(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime

@@ -53,3 +53,15 @@ def bot_table_name(*, position: int, level: str, text: Callable[[object], str] =
     games.web.regions.text, which resolves each lazy message once per language)."""
     names = BOT_NAMES.get(level)
     return text(names[position]) if names else text(SEAT_NAMES[position])
+
+
+def seat_names(seats) -> list[str]:
+    """Each seat's name at the table: its person's, a bot's own, "" for a free seat."""
+    return [
+        seat.user.username
+        if seat.user_id
+        else bot_table_name(position=seat.position, level=seat.bot)
+        if seat.bot
+        else ""
+        for seat in seats
+    ]

@@ -18,7 +18,7 @@ from games.runtime import readiness
 from games.templatetags.cards import card_button
 from games.web import jinja_env
 from games.web.i18n import PHASES, refusal_sentence
-from games.web.names import bot_table_name
+from games.web.names import seat_names
 
 SUITS = engine.SUIT_SYMBOLS
 REGIONS = ("players", "center", "hand", "status")
@@ -40,18 +40,6 @@ def card_face(code: str, ctx) -> dict:
 
 def faces(cards, ctx) -> list[dict]:
     return [card_face(code, ctx) for code in cards or ()]
-
-
-def seat_names(seats) -> list[str]:
-    names = []
-    for seat in seats:
-        if seat.user_id:
-            names.append(seat.user.username)
-        elif seat.bot:
-            names.append(bot_table_name(position=seat.position, level=seat.bot))
-        else:
-            names.append("")
-    return names
 
 
 def _bot_label(level: str) -> str:
@@ -129,24 +117,13 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
-        "ready": _readiness(seats, view, viewer_seat, names),
+        # Between hands: the result's Ready, and who the next hand waits for.
+        "ready": readiness.shown(seats, view["hand_no"], viewer_seat, names)
+        if view and view["phase"] == "scored"
+        else None,
         # The end-of-match screen says how ratings moved; read by the caller (the socket
         # renders without the database), see finished_rating_changes.
         "rating_changes": list(rating_changes),
-    }
-
-
-def _readiness(seats, view, viewer_seat, names) -> dict | None:
-    """Between hands: the hand whose result is shown, whether the reader said ready, and
-    the people the next hand still waits for (games/runtime/readiness.py)."""
-    if not view or view["phase"] != "scored":
-        return None
-    hand = view["hand_no"]
-    return {
-        "hand": hand,
-        "me": viewer_seat is not None and readiness.is_ready(seats[viewer_seat], hand),
-        "seated": viewer_seat is not None,
-        "waiting": [names[seat.position] for seat in seats if not readiness.is_ready(seat, hand)],
     }
 
 
