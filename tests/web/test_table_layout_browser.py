@@ -105,6 +105,17 @@ LAYOUT = """() => {
     actionBar: all('.action-bar').map(box),
     handRow: all('[data-testid="hand"]').map(box),
     cards: cards,
+    // What lies on the felt, whole (not cut to it), and the felt: nothing may reach past its edges.
+    felt: [...document.querySelectorAll('.table-felt')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return {x: r.left, y: r.top, w: r.width, h: r.height};
+    }),
+    onFelt: all('.trick .cards-row, .trick .win-tag, .table-message > *')
+      .filter((el) => !el.closest('.sweep') && !el.getAnimations().some((a) => a.playState === 'running'))
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return {x: r.left, y: r.top, w: r.width, h: r.height};
+      }),
     // The side column's controls: their whole box, and what of it is drawn (not cut by a scroller).
     side: ['#chat-input', '#chat-form [type="submit"]', '[data-testid="rules-summary"] summary'].map((s) => document.querySelector(s))
       .filter((el) => el && shown(el)).map((el) => {
@@ -264,6 +275,14 @@ def assert_apart(layout, where, phone=False):
         ("result", "badges"),
         ("result", "actionBar"),
     ]
+    for felt in layout["felt"]:
+        for item in layout["onFelt"]:
+            assert (
+                item["x"] >= felt["x"] - 0.5
+                and item["y"] >= felt["y"] - 0.5
+                and item["x"] + item["w"] <= felt["x"] + felt["w"] + 0.5
+                and item["y"] + item["h"] <= felt["y"] + felt["h"] + 0.5
+            ), f"{where}: {item} reaches past the felt {felt}"
     if not phone:  # a phone's result is a sheet over the hand, empty by then
         pairs.append(("result", "mySeat"))
     for kind in ("seats", "winTags", "plays"):  # no two seats, tags or plays on one another
