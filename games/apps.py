@@ -12,4 +12,4 @@ class GamesConfig(AppConfig):
         from games.friends import commands  # noqa: F401
         from games.lessons import progress  # noqa: F401  (merges a visitor's lesson progress at login)
         from games.moderation import tables  # noqa: F401
-        from games.runtime import lifecycle, play, seating  # noqa: F401
+        from games.runtime import lifecycle, play, readiness, seating  # noqa: F401

@@ -83,6 +83,9 @@ class Seat(models.Model):
     bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
     # A human seat whose player timed out is played by a bot until they act again.
     autoplay = models.BooleanField(default=False)
+    # The person said "ready" to the result of this hand (games/runtime/readiness.py): once
+    # every person at the table has, the next hand starts without waiting for the clock.
+    ready_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]

@@ -164,6 +164,12 @@ def next_hand(
 ) -> list[Applied]:
     game = _require_playing(table, game)
     _due(table, game, seats, action, now)
+    return start_next_hand(table, game, now)
+
+
+def start_next_hand(table: Table, game: engine.Game, now: datetime) -> list[Applied]:
+    """Deal the hand after a scored one: when the pause ends, or when everyone said ready
+    (games/runtime/readiness.py)."""
     return _run_engine(table, game, [{"type": "start_hand", "seed": deck_seed(game.hand_no + 1)}], now)
 
 

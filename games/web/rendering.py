@@ -11,25 +11,16 @@ from django.utils.translation import gettext_lazy  # not aliased: makemessages o
 from games import bot_levels, engine
 from games.models import Table
 from games.ratings.selectors import table_rating_changes
+from games.runtime import readiness
 from games.templatetags.cards import card_button
 from games.web import jinja_env
 from games.words.faces import SUITS, card_face, faces, hand_faces
 from games.words.refusals import PHASES, refusal_sentence
-from games.words.seats import SEAT_NAMES, bot_name
+from games.words.seats import seat_names
 
 REGIONS = ("players", "center", "hand", "status")
 
 
-def seat_names(seats) -> list[str]:
-    names = []
-    for seat in seats:
-        if seat.user_id:
-            names.append(seat.user.username)
-        elif seat.bot:
-            names.append(bot_name(position=seat.position, level=_bot_label(seat.bot)))
-        else:
-            names.append("")
-    return names
 
 
 def _bot_label(level: str) -> str:
@@ -61,12 +52,12 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
             "team": engine.team_of(position),
             "is_bot": bool(seat.bot),
             "bot_level": seat.bot,
-            # A bot's name ("East · strong bot") is shown in two lines, so that its level is never cut off.
-            "compass": SEAT_NAMES[position],
             "bot_label": _bot_label(seat.bot) if seat.bot else "",
             "autoplay": seat.autoplay,
             "is_free": seat.is_free,
             "is_me": position == viewer_seat,
+            # Who the seat is to the reader: the partner across, an opponent on either side.
+            "relation": "" if viewer_seat is None or place == "bottom" else "partner" if place == "top" else "opponent",
         }
         if view:
             player.update(
@@ -107,6 +98,10 @@ def table_context(*, table, seats, view, viewer_seat, user, rating_changes=()) -
         "can_start": table.status == "waiting" and not any(s.is_free for s in seats),
         "seated": sum(not s.is_free for s in seats),
         "my_team": engine.team_of(viewer_seat) if viewer_seat is not None else None,
+        # Between hands: the result's Ready, and who the next hand waits for.
+        "ready": readiness.shown(seats, view["hand_no"], viewer_seat, names)
+        if view and view["phase"] == "scored"
+        else None,
         # The end-of-match screen says how ratings moved; read by the caller (the socket
         # renders without the database), see finished_rating_changes.
         "rating_changes": list(rating_changes),

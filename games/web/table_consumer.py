@@ -105,6 +105,8 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
             return await self.room.push_state(self.reader, force=True)
         if kind in ("classify", "hint"):
             return await self._question(kind, message.get("cards"))
+        if kind == "ready":  # carries the hand it is for, not a version (games/runtime/readiness.py)
+            return await self._act({"type": "ready", "hand": message.get("hand")}, None)
         if kind not in CLIENT_ACTIONS:
             return await self.send_error("unknown_action", _("Unknown action."))
         version = message.get("version")

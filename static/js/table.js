@@ -88,10 +88,14 @@
     root.querySelectorAll("details[data-keep]").forEach((d) => {
       if (d.dataset.keep in open) d.open = open[d.dataset.keep];
     });
-    // Re-select what is still in hand (identical cards are interchangeable).
-    if (selectable()) {
+    // Re-select what is still in hand (identical cards are interchangeable). A push without
+    // the hand left the selection and its verdict as they were.
+    if (selectable() && "hand" in regions) {
       const buttons = cardButtons();
+      const stillPressed = selectedCards();
       for (const code of keep) {
+        const at = stillPressed.indexOf(code);
+        if (at >= 0) { stillPressed.splice(at, 1); continue; }
         const b = buttons.find((x) => x.dataset.card === code && x.getAttribute("aria-pressed") !== "true");
         if (b) b.setAttribute("aria-pressed", "true");
       }
@@ -416,6 +420,10 @@
     if (button.dataset.level) payload.level = button.dataset.level;
     if (button.dataset.levelFrom) payload.level = document.getElementById(button.dataset.levelFrom).value;
     if (action === "declare") payload.cards = button.dataset.cards.split(",");
+    if (action === "ready") { // said once, for the hand whose result is shown
+      payload.hand = Number(button.dataset.hand);
+      button.disabled = true;
+    }
     if (action === "play" || action === "bury") {
       payload.cards = selectedCards();
       button.disabled = true; // one click, one action

@@ -58,6 +58,7 @@ PEOPLE_AND_MODERATORS = {
 }
 BOTS_AND_CLOCK = {"add_bot", "start_match", "deal", "bot_declare", "fix_trump", "bot_move", "start_hand"}
 SYSTEM = {"abandon"}
+BETWEEN_HANDS = {"ready"}
 covered: set[str] = set()  # what the running test verified
 
 
@@ -459,6 +460,29 @@ async def test_abandoning_an_idle_table_closes_it_and_the_log_folds(players, fas
     assert covered == SYSTEM
 
 
+async def test_ready_between_hands_rebuilds_a_fresh_render(players, fast_clock, no_runner):
+    """games/runtime/readiness.py: North says ready (the page shows who the next hand waits
+    for), then South, the last person, whose Ready starts the next hand in the same step."""
+    from tests.table_driver import drive
+
+    north, south = players[0], players[2]
+    table = await sync_to_async(make_table)(north, players=(north, None, south, None), pace_ms=1, window_ms=0)
+    tid = table.pk
+    await sync_to_async(Seat.objects.filter(table_id=tid, position__in=(1, 3)).update)(bot="basic")
+    await act(tid, {"type": "start_match"}, user=north)
+    _table, game = await sync_to_async(drive)(tid, {0: north, 2: south}, lambda g: g.phase == "scored")
+    shown = [await connect(user, tid) for user in (north, south)]
+    hand = game.hand_no
+    await verify(tid, shown, act(tid, {"type": "ready", "hand": hand}, user=north), "ready")
+    fast_clock.GAMES_DEAL_LEAD_IN_MS = 1500  # the next hand is verified before its first card
+    await verify(tid, shown, act(tid, {"type": "ready", "hand": hand}, user=south), "ready")
+    _table, _seats, game = await loaded(tid)
+    assert game.hand_no == hand + 1
+    assert covered == BETWEEN_HANDS
+    for s in shown:
+        await s.client.close()
+
+
 async def fresh_closed(user, table_id):
     from tests.conftest import WsClient, session_cookie
 
@@ -516,4 +540,4 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
 
 def test_the_tests_above_cover_every_command_of_the_write_path():
     """A new kind of command needs a case here."""
-    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM
+    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM | BETWEEN_HANDS

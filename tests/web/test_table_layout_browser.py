@@ -1,7 +1,9 @@
 """A player clicks "Play now" and plays against three bots, at each of four windows (two
 laptops' real heights, a large screen, a phone): whenever they must act, everything needed
 to act is on screen without scrolling, and nothing on the felt lies on top of anything
-else (issue #12). A second page of the same player, in Chinese, follows the same table, and
+else, a held trick included; the side column's controls are whole and in view; the hand's
+result, its countdown and Ready fit the window, and Ready starts the next hand (issues #12,
+#40). A second page of the same player, in Chinese, follows the same table, and
 both are screenshotted at every step (artifacts/screenshots/table/).
 
 The decks are fixed (GAMES_DECK_SEED, DECK_SEED below): North is dealt both big jokers
@@ -77,7 +79,8 @@ LAYOUT = """() => {
     }
     return {x: left, y: top, w: Math.max(0, right - left), h: Math.max(0, bottom - top)};
   };
-  const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
+  // Drawn: laid out and not visibility: hidden (the next lead waits so while a trick is held).
+  const shown = (el) => el.checkVisibility({visibilityProperty: true}) && el.getBoundingClientRect().width > 0;
   const all = (selector) => [...document.querySelectorAll(selector)].filter(shown);
   const cards = all('[data-testid="card"]').map((el) => {
     const r = el.getBoundingClientRect();  // the whole card, clipped or not: it must be in the window
@@ -88,17 +91,38 @@ LAYOUT = """() => {
   });
   return {
     seats: all('.seat').map(box),
+    badges: all('.seat .badge, .seat .turn-flag, .seat .clock, .hand-panel .badge').map(box),
+    messages: all('.table-message > *, .failed-throw').map(box),
     mySeat: all('.seat.is-me, .hand-panel').map(box),
-    plays: all('.trick > .slot .cards-row').map(box),
+    // A card still flying in from its seat is judged where it lands (it passes over the felt).
+    plays: all('.trick > .slot .cards-row').filter((el) => !el.getAnimations().some((a) => a.playState === 'running')).map(box),
     held: all('.trick-previous.holding:not(.sweep) .cards-row').map(box),
     winTags: all('.trick .win-tag').filter((el) => !el.closest('.sweep')).map(box),  // a sweep goes to the winner's seat
     lastTrick: all('.last-trick[open]').map(box),
     pointCards: all('.point-cards').map(box),
     statusLine: all('.status-grid').map(box),
-    result: all('.result:not(.after-trick)').map(box),
+    result: all('[data-testid="hand-result"]:not(.after-trick)').map(box),
     actionBar: all('.action-bar').map(box),
     handRow: all('[data-testid="hand"]').map(box),
     cards: cards,
+    // What lies on the felt, whole (not cut to it), and the felt: nothing may reach past its edges.
+    felt: [...document.querySelectorAll('.table-felt')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return {x: r.left, y: r.top, w: r.width, h: r.height};
+    }),
+    onFelt: all('.trick .cards-row, .trick .win-tag, .table-message > *')
+      .filter((el) => !el.closest('.sweep') && !el.getAnimations().some((a) => a.playState === 'running'))
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return {x: r.left, y: r.top, w: r.width, h: r.height};
+      }),
+    // The side column's controls: their whole box, and what of it is drawn (not cut by a scroller).
+    side: ['#chat-input', '#chat-form [type="submit"]', '[data-testid="rules-summary"] summary'].map((s) => document.querySelector(s))
+      .filter((el) => el && shown(el)).map((el) => {
+        const r = el.getBoundingClientRect();
+        return {what: el.id || el.className || el.tagName, full: {x: r.left, y: r.top, w: r.width, h: r.height}, drawn: box(el),
+                cut: el.scrollWidth > el.clientWidth + 1};
+      }),
   };
 }"""
 
@@ -211,7 +235,16 @@ def check_can_act(page, viewport, needed, where):
     for bar in layout["actionBar"]:
         for row in layout["handRow"]:
             assert not overlap(bar, row), f"{where}: the action bar {bar} covers the hand {row}"
-    assert_apart(layout, where)
+    phone = viewport["width"] < 700
+    if not phone:  # beside the felt: the chat's input and Send, the house rules' name, whole and in view
+        assert len(layout["side"]) == 3, f"{where}: the side column's controls are not all drawn: {layout['side']}"
+        for control in layout["side"]:
+            full, drawn = control["full"], control["drawn"]
+            box = {"x": full["x"], "y": full["y"], "width": full["w"], "height": full["h"]}
+            assert inside(box, viewport), f"{where}: {control['what']} at {box} is outside the window"
+            assert abs(drawn["h"] - full["h"]) < 1 and abs(drawn["w"] - full["w"]) < 1, f"{where}: {control} is cut"
+            assert not control["cut"], f"{where}: the text of {control['what']} is cut short"
+    assert_apart(layout, where, phone)
 
 
 SEEN: Counter[str] = Counter()  # how often assert_apart had each kind of element to check
@@ -229,12 +262,34 @@ def assert_apart(layout, where, phone=False):
         ("pointCards", "plays"),
         ("pointCards", "mySeat"),
         ("held", "seats"),
+        ("held", "badges"),
+        ("held", "plays"),
+        ("held", "messages"),
+        ("plays", "badges"),
+        ("plays", "messages"),
+        ("messages", "seats"),
+        ("messages", "badges"),
         ("winTags", "seats"),
-        ("result", "mySeat"),
+        ("winTags", "badges"),
+        ("result", "seats"),
+        ("result", "badges"),
         ("result", "actionBar"),
     ]
-    if phone:  # on a laptop the result is a panel over the felt, once the trick has gone
-        pairs.append(("result", "seats"))
+    for felt in layout["felt"]:
+        for item in layout["onFelt"]:
+            assert (
+                item["x"] >= felt["x"] - 0.5
+                and item["y"] >= felt["y"] - 0.5
+                and item["x"] + item["w"] <= felt["x"] + felt["w"] + 0.5
+                and item["y"] + item["h"] <= felt["y"] + felt["h"] + 0.5
+            ), f"{where}: {item} reaches past the felt {felt}"
+    if not phone:  # a phone's result is a sheet over the hand, empty by then
+        pairs.append(("result", "mySeat"))
+    for kind in ("seats", "winTags", "plays"):  # no two seats, tags or plays on one another
+        boxes = layout[kind]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not overlap(a, b), f"{where}: two {kind} lie on one another: {a} {b}"
     for one, other in pairs:
         for a in layout[one]:
             for b in layout[other]:
@@ -452,11 +507,17 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
     for p in pages.values():
         p.evaluate(WATCH_FINALE)
 
+    held_shot = False
+
     def look(game):
-        nonlocal checked_last_trick
+        nonlocal checked_last_trick, held_shot
         if not checked_last_trick and game.phase == "play":
             checked_last_trick = check_last_trick(pages, phone, f"{size}-{step:02d}")
-        assert_apart(page.evaluate(LAYOUT), f"{size} trick {len(game.tricks)}", phone)
+        layout = page.evaluate(LAYOUT)
+        assert_apart(layout, f"{size} trick {len(game.tricks)}", phone)
+        if layout["held"] and not held_shot:  # a won trick held while the next lead arrives
+            held_shot = True
+            shoot(pages, f"{size}-{step:02d}-held")
         return game.phase in ("scored", "finished")
 
     play_for(table_id, seat, user, look)
@@ -471,7 +532,23 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
         assert not finale["covered"], f"{size} ({language}): the last trick was covered by {finale['covered']}"
         assert_apart(p.evaluate(LAYOUT), f"{size} result ({language})", phone)
     act("result")
-    for kind in ("lastTrick", "pointCards", "held", "winTags", "result"):
+    # The result with its countdown and Ready fits the window, on both pages.
+    for language, p in pages.items():
+        for what in (
+            '[data-testid="hand-result"]',
+            '[data-testid="ready"]',
+            '[data-testid="hand-result"] [data-testid="clock"]',
+        ):
+            box = p.locator(what).bounding_box()
+            assert box and inside(box, viewport), f"{size} ({language}): {what} at {box} is outside {viewport}"
+    assert_accessible(mirror, f"the hand's result at {size} in Chinese")
+    for kind in ("lastTrick", "pointCards", "held", "winTags", "result", "messages", "badges"):
         assert SEEN[kind], f"{size}: no {kind} was ever there to check"
+    # Ready: the only person at the table is ready (bots always are), so the next hand starts at
+    # once, long before the server's pause (600 s here) would have ended.
+    page.get_by_test_id("ready").click()
+    wait_for(lambda t, g: g.hand_no == 2, table_id, timeout=10, what="the next hand after Ready")
+    for p in pages.values():
+        p.wait_for_selector('[data-testid="hand-result"]', state="detached", timeout=10_000)
     for context in contexts.values():
         context.close()
