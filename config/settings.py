@@ -74,10 +74,10 @@ TEMPLATES = [
     },
     {
         # The table's live regions, rendered per reader after every action (docs/table-ui.md):
-        # compiled Jinja2 templates in games/jinja2/, set up by games/web/jinja_env.py.
+        # compiled Jinja2 templates in games/jinja2/, set up by games/jinja_env.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "APP_DIRS": True,
-        "OPTIONS": {"environment": "games.web.jinja_env.environment"},
+        "OPTIONS": {"environment": "games.jinja_env.environment"},
     },
 ]
 

@@ -41,7 +41,7 @@ def cards(faces: list[dict]) -> str:
 
 
 def card_row(faces: list[dict], language: str | None) -> SafeString:
-    """`cards` in `language`: the table's regions (games/web/jinja_env.py) pass their render's."""
+    """`cards` in `language`: the table's regions (games/jinja_env.py) pass their render's."""
     return SafeString("".join([_face_fragment(face, language) for face in faces]))
 
 

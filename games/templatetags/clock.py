@@ -4,7 +4,7 @@ games/jinja2/games/partials/clock.html, which the regions include."""
 
 from django import template
 
-from games.web.jinja_env import render
+from games.jinja_env import render
 
 register = template.Library()
 

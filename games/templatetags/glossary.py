@@ -19,7 +19,7 @@ from itertools import count
 from django import template
 
 from games.glossary import TERMS
-from games.web.jinja_env import macro
+from games.jinja_env import macro
 
 register = template.Library()
 

@@ -8,19 +8,16 @@ already holds only what this reader may see.
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy  # not aliased: makemessages only knows its own names
 
-from games import bot_levels, engine
+from games import bot_levels, engine, jinja_env
 from games.models import Table
 from games.ratings.selectors import table_rating_changes
 from games.runtime import readiness
 from games.templatetags.cards import card_button
-from games.web import jinja_env
 from games.words.faces import SUITS, card_face, faces, hand_faces
 from games.words.refusals import PHASES, refusal_sentence
 from games.words.seats import seat_names
 
 REGIONS = ("players", "center", "hand", "status")
-
-
 
 
 def _bot_label(level: str) -> str:
@@ -305,7 +302,7 @@ def _last_trick(view, ctx, names):
     }
 
 
-# The regions made by the Jinja2 templates of games/jinja2/games/regions/ (games/web/jinja_env.py);
+# The regions made by the Jinja2 templates of games/jinja2/games/regions/ (games/jinja_env.py);
 # a seat's own hand is the Django partial templates/games/partials/hand.html.
 JINJA_REGIONS = {"players": "players", "center": "center", "status": "status"}
 SPECTATOR_REGIONS = {**JINJA_REGIONS, "hand": "spectator_hand"}

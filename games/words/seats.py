@@ -7,7 +7,6 @@ lobby and the history name a bot by its compass seat (RULES §1.1: seats 0 and 2
 North–South) and its strength ("East · strong bot", "东 · 高级机器人").
 """
 
-
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 SEAT_NAMES = (gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"))
