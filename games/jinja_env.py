@@ -1,18 +1,23 @@
 """The Jinja2 environment of the table's live regions (games/jinja2/, settings.TEMPLATES).
 
 The regions are rendered for every reader after every action, so they are Jinja2 templates,
-compiled to Python once per process. Their words go through Jinja2's i18n extension to
-Django's own translations: `render` hands each render the active language's catalogue
-(`trans_real.translation`, of which Django keeps one per language), so that a message is
-one lookup in it, not a search for the active language on every call. Escaping is
-MarkupSafe's, which keeps Django's safe strings as they are.
+compiled to Python once per process and language. Their words are Django's own
+translations, through Jinja2's i18n extension: a plain `_("…")` is translated when the
+template is compiled for a language (`LiteralWords`), so Jinja2 writes it, escaped, into the
+compiled template as it does with any constant; a sentence with values in it (`{% trans %}`)
+is looked up when rendered, in the catalogue of the render's language (`trans_real.translation`,
+of which Django keeps one per language). Escaping is MarkupSafe's, which keeps Django's safe
+strings as they are.
 """
 
+from django.conf import settings
 from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, gettext, ngettext, trans_real
 from jinja2 import Environment, pass_context
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
@@ -32,6 +37,29 @@ def _django_partial(context: Context, name: str, **values) -> Markup:
     return Markup(render_to_string(name, {**context.get_all(), **values}))
 
 
+class LiteralWords(Extension):
+    """`_("a literal")` in a template becomes the literal's translation into the environment's
+    `words_language` as the template is compiled."""
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        environment.extend(words_language=None)
+
+    def filter_stream(self, stream: TokenStream):  # type: ignore[override]
+        language = self.environment.words_language  # type: ignore[attr-defined]
+        tokens = list(stream)
+        catalog = trans_real.translation(language)
+        at = 0
+        while at < len(tokens):
+            here = tokens[at : at + 4]
+            if [t.type for t in here] == ["name", "lparen", "string", "rparen"] and here[0].value == "_":
+                yield Token(here[0].lineno, "string", catalog.gettext(here[2].value))
+                at += 4
+            else:
+                yield tokens[at]
+                at += 1
+
+
 def environment(**options) -> Environment:
     # A block tag takes its line's indent and newline with it: the markup pushed stays lean.
     env = Environment(extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True, **options)
@@ -39,6 +67,12 @@ def environment(**options) -> Environment:
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals.update(cards=_cards, django_partial=_django_partial, rules_url=reverse("rules"), terms=TERMS)
     env.globals["term"] = env.get_template("games/partials/term.html").module.term  # type: ignore[attr-defined]
+    # One compiled copy of each template per language, each with a cache of its own.
+    env.by_language = {}  # type: ignore[attr-defined]
+    for code, _name in settings.LANGUAGES:
+        compiled = env.overlay(extensions=[LiteralWords], cache_size=400)
+        compiled.words_language = code  # type: ignore[attr-defined]
+        env.by_language[code] = compiled  # type: ignore[attr-defined]
     return env
 
 
@@ -53,7 +87,8 @@ def render(name: str, context: dict) -> Markup:
 
 def render_each(names: list[str], context: dict) -> list[Markup]:
     """Templates `names` of games/jinja2/, each filled from `context` in the active language."""
-    env, language = _env(), get_language()
+    base, language = _env(), get_language()
+    env = base.by_language.get(language, base)  # type: ignore[attr-defined]
     catalog = trans_real.translation(language)
     words = {"_": catalog.gettext, "gettext": catalog.gettext, "ngettext": catalog.ngettext}
     # The render's variables in one plain dict, shared as they are: `Template.render` would

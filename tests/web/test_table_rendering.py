@@ -8,12 +8,13 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Profile
-from games import engine
+from games import engine, jinja_env
 from games.models import Match, Seat, Table
 from games.web import rendering
 from tests.conftest import make_table, make_user, ws_client
@@ -204,3 +205,28 @@ def _page(table, user) -> str:
     client.force_login(user)
     client.cookies["django_language"] = user.profile.language
     return client.get(reverse("table", args=[table.pk])).text
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_words_translated_as_the_template_compiles_read_as_django_translates_them_on_render(table, players, language):
+    """A plain `_("…")` is translated when a region's template is compiled for a language
+    (games/jinja_env.py LiteralWords); the markup equals a render that asks Django's
+    translations for every word, in every phase and for a seat and a spectator."""
+    base = jinja_env._env()
+    for phase in ("deal", "bury", "play"):
+        game = game_at(phase)
+        for seat in (None, 1):
+            user = players[seat] if seat is not None else AnonymousUser()
+            seats = list(table.seats.select_related("user").order_by("position"))
+            with translation.override(language):
+                context = rendering.table_context(
+                    table=table, seats=seats, view=engine.view(game, seat), viewer_seat=seat, user=user
+                )
+                compiled = rendering.render_regions(context)
+                per_language, base.by_language = base.by_language, {}
+                try:
+                    looked_up = rendering.render_regions(context)
+                finally:
+                    base.by_language = per_language
+            assert compiled == looked_up, (phase, seat)
+    assert ("庄家" in compiled["status"]) == (language == "zh-hans")
