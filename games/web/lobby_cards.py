@@ -47,19 +47,20 @@ def table_state(table, now=None, *, people_here: bool | None = None) -> tuple[st
 
 
 def table_options(table) -> list[str]:
+    # The pace as players feel it: how long the whole deal of 100 cards takes (RULES §1.3).
     if table.deal_pace_ms <= 100:
-        pace = _("Fast deal (%(ms)s ms a card)")
+        pace = _("Fast deal (about %(s)s s)")
     elif table.deal_pace_ms <= 300:
-        pace = _("Normal deal (%(ms)s ms a card)")
+        pace = _("Normal deal (about %(s)s s)")
     else:
-        pace = _("Slow deal (%(ms)s ms a card)")
+        pace = _("Relaxed deal (about %(s)s s)")
     limit = (
         ngettext("%(s)s second a turn", "%(s)s seconds a turn", table.turn_limit_s) % {"s": table.turn_limit_s}
         if table.turn_limit_s
         else _("No turn time limit")
     )
     return [
-        pace % {"ms": table.deal_pace_ms},
+        pace % {"s": max(1, round(table.deal_pace_ms * 100 / 1000))},
         limit,
         _("Private") if table.is_private else _("Public"),
         _("Rated") if table.rated else _("Casual"),

@@ -85,7 +85,7 @@ def test_lobby_cards_say_who_sits_where_in_words(client):
     assert "North · owner" in words and "East · strong bot" in words and "West · basic bot" in words
     assert "South · free seat" in words
     assert "Waiting for players" in html and "3/4 seated" in html
-    assert "Fast deal (80 ms a card)" in html and "30 seconds a turn" in html and "Bots allowed" in html
+    assert "Fast deal (about 8 s)" in html and "30 seconds a turn" in html and "Bots allowed" in html
     assert 'data-action="sit"' in html
     client.cookies["django_language"] = "zh-hans"
     chinese = card(client.get(reverse("lobby")).text, table)
