@@ -4,6 +4,7 @@ the answer is the same function of the question as in-process, and a dead worker
 not stall the table."""
 
 import asyncio
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -71,14 +72,16 @@ def test_the_pool_answers_what_the_process_would(pool):
 def test_a_killed_worker_is_replaced_and_the_step_still_decided(pool):
     q = a_question("strong", seed="killed")
     asyncio.run(thinking.decide(q))
-    executor = thinking._executor()
-    for pid in list(executor._processes):  # as the OOM killer would
+    killed = {child.pid for child in multiprocessing.active_children()}  # the thinkers
+    assert killed
+    for pid in killed:  # as the OOM killer would
         os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
     move = asyncio.run(thinking.decide(q))  # broken pool: decided in a thread this once
     assert bots.is_legal(observe(q.game, q.step["seat"]), move)
-    assert thinking._executor() is not executor  # and a fresh pool next time
     assert bots.is_legal(observe(q.game, q.step["seat"]), asyncio.run(thinking.decide(q)))
+    fresh = {child.pid for child in multiprocessing.active_children()}
+    assert fresh and not fresh & killed  # the next decision started thinkers of its own
 
 
 SERVER = """
@@ -88,7 +91,8 @@ django.setup()
 from games.runtime import thinking
 from tests.bots.test_bot_thinking import a_question
 asyncio.run(thinking.decide(a_question("strong")))
-print(" ".join(str(pid) for pid in thinking._executor()._processes), flush=True)
+import multiprocessing
+print(" ".join(str(child.pid) for child in multiprocessing.active_children()), flush=True)
 time.sleep(60)
 """
 

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 
 from games.history import matches, steps
 from games.runtime import writer
-from tests.axe import assert_accessible, unmeasured_contrast, violations
+from tests.axe import UNMEASURED, assert_accessible, unmeasured_contrast, violations
 from tests.conftest import make_table
 from tests.pages_data import build_site
 from tests.pages_data import pages_of as every_page
@@ -220,7 +220,15 @@ def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, burying, 
             page.wait_for_selector("#hand .card-btn .kitty-mark")
             assert page.locator("#hand .card-btn .kitty-mark").count() == 8
             try:
-                assert_accessible(page, f"the bury at {size} in {language}", measured_contrast=True)
+                # A fanned hand overlaps its cards by design: the next card may cover part of a
+                # corner (axe: "partially obscured"); what this checks is that no mark, hatch or
+                # tab stands under a corner's text.
+                assert_accessible(
+                    page,
+                    f"the bury at {size} in {language}",
+                    measured_contrast=True,
+                    unmeasured=UNMEASURED - {"elmPartiallyObscured"},
+                )
             except AssertionError as failure:
                 problems.append(str(failure))
             page.screenshot(path=str(A11Y_SHOTS / f"table-bury-{size}-{language}.png"), full_page=True)
