@@ -10,7 +10,7 @@ from games.models import Table
 from games.runtime.tables import PUBLIC_NEEDS_LIMIT, PUBLIC_TURN_LIMIT_S
 
 # The deal's pace in players' words: (ms a card, ms to declare after the last card). The
-# lobby's cards call a deal of at most 100 ms a card fast, of more than 300 slow.
+# lobby's cards call a deal of at most 100 ms a card fast, of more than 300 relaxed.
 PACES: dict[str, tuple[int, int]] = {"fast": (75, 1000), "normal": (150, 2000), "relaxed": (400, 5000)}
 CUSTOM_PACE = "custom"
 PACE_CHOICES = [
@@ -39,6 +39,11 @@ class ChoicesWithEffects(forms.RadioSelect):
         return option
 
 
+def deal_seconds(deal_pace_ms: int) -> int:
+    """How long a whole deal takes at `deal_pace_ms` a card, in whole seconds (RULES §1.3)."""
+    return round(engine.DEALT_CARDS * deal_pace_ms / 1000)
+
+
 def _pace_effect(name: str) -> str:
     deal_ms, window_ms = PACES[name]
     seconds = window_ms // 1000
@@ -46,7 +51,7 @@ def _pace_effect(name: str) -> str:
         "The deal takes about %(deal)s seconds, then %(window)s second to declare.",
         "The deal takes about %(deal)s seconds, then %(window)s seconds to declare.",
         seconds,
-    ) % {"deal": round(engine.DEALT_CARDS * deal_ms / 1000), "window": seconds}
+    ) % {"deal": deal_seconds(deal_ms), "window": seconds}
 
 
 class TableForm(forms.ModelForm):

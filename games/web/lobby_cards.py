@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 from games import bot_levels, rulesets
 from games.models import Table
 from games.runtime import presence
+from games.web.forms import deal_seconds
 from games.words.seats import SEAT_NAMES
 
 # A running table whose clock is this late, or where nothing happened for this long, has
@@ -47,7 +48,7 @@ def table_state(table, now=None, *, people_here: bool | None = None) -> tuple[st
 
 
 def table_options(table) -> list[str]:
-    # The pace as players feel it: how long the whole deal of 100 cards takes (RULES §1.3).
+    # The pace as players feel it: how long the whole deal takes.
     if table.deal_pace_ms <= 100:
         pace = _("Fast deal (about %(s)s s)")
     elif table.deal_pace_ms <= 300:
@@ -60,7 +61,7 @@ def table_options(table) -> list[str]:
         else _("No turn time limit")
     )
     return [
-        pace % {"s": max(1, round(table.deal_pace_ms * 100 / 1000))},
+        pace % {"s": max(1, deal_seconds(table.deal_pace_ms))},
         limit,
         _("Private") if table.is_private else _("Public"),
         _("Rated") if table.rated else _("Casual"),
