@@ -79,11 +79,12 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     }
 
 
-def cache_from_url(url: str | None) -> dict:
-    """Shared cache (login throttling, rate limits) in Redis; per-process memory when unset."""
+def cache_from_url(url: str | None, key_prefix: str = "doubleup") -> dict:
+    """Shared cache (login throttling, rate limits) in Redis; per-process memory when unset.
+    `key_prefix` keeps two sites (or two test runs) on one Redis from counting each other's."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     # django-redis, not Django's own Redis backend: Django makes a cache object per thread and
     # per asyncio task (every socket), and its backend opened a connection pool for each,
     # kept as long as the socket; django-redis shares one pool per process.
-    return {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": "doubleup"}
+    return {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": key_prefix}

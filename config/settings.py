@@ -129,7 +129,7 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"), BASE_DIR)}
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
-CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"))}
+CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"), os.environ.get("CACHE_KEY_PREFIX") or "doubleup")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [  # Django's checks in the site's own words (accounts/passwords.py)

@@ -28,6 +28,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def server_cache_prefix() -> str:
+    """The cache key prefix of the running test (conftest.fast_and_isolated), for a server
+    process started by it: its throttles and rate limits count this test's requests only."""
+    return settings.CACHES["default"].get("KEY_PREFIX", "")
+
+
 def test_database_url() -> str:
     db = settings.DATABASES["default"]
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
@@ -41,6 +47,7 @@ class Server:
         self.env = {
             **os.environ,
             "DATABASE_URL": test_database_url(),
+            "CACHE_KEY_PREFIX": server_cache_prefix(),
             "DEBUG": "1",
             "GAMES_DEAL_LEAD_IN_MS": "0",
             "GAMES_BOT_DELAY_MS": "0",
@@ -94,6 +101,7 @@ class Stack:
         self.env = {
             **os.environ,
             "DATABASE_URL": test_database_url(),
+            "CACHE_KEY_PREFIX": server_cache_prefix(),
             "SECRET_KEY": settings.SECRET_KEY,  # the sessions the test logs in are signed with it
             "STACK_LISTEN": f"127.0.0.1:{self.port}",
             "STACK_PROCESSES": str(processes),

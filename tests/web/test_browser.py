@@ -26,7 +26,7 @@ from django.db import connection, connections
 from games import engine
 from games.models import Table
 from tests.conftest import make_user
-from tests.servers import free_port
+from tests.servers import free_port, server_cache_prefix
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -67,6 +67,7 @@ def server(transactional_db):
     env = dict(
         os.environ,
         DATABASE_URL=database_url(),
+        CACHE_KEY_PREFIX=server_cache_prefix(),
         DEBUG="1",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         GAMES_DEAL_LEAD_IN_MS="300",
