@@ -63,7 +63,7 @@ def test_quick_levels_and_no_pool_decide_in_this_process(settings, monkeypatch):
     children = set(multiprocessing.active_children())
     move = asyncio.run(thinking.decide(q))
     assert searched_in == [os.getpid()]  # the same search, here
-    assert set(multiprocessing.active_children()) == children  # no thinker process started for it
+    assert set(multiprocessing.active_children()) <= children  # no thinker process started for it
     assert bots.is_legal(observe(q.game, q.step["seat"]), move)
 
 
