@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games import engine, selectors
+from games.duplicate import table_boards
 from games.engine import Refusal
 from games.models import Seat, Table
 from games.runtime import clock, records
@@ -169,8 +170,29 @@ def next_hand(
 
 def start_next_hand(table: Table, game: engine.Game, now: datetime) -> list[Applied]:
     """Deal the hand after a scored one: when the pause ends, or when everyone said ready
-    (games/runtime/readiness.py)."""
-    return _run_engine(table, game, [{"type": "start_hand", "seed": deck_seed(game.hand_no + 1)}], now)
+    (games/runtime/readiness.py). An event's table that has played its last board is done."""
+    action = _start_action(table, game.hand_no + 1, game.rules)
+    if action is None:
+        return _boards_played(table, game, now)
+    return _run_engine(table, game, [action], now)
+
+
+def _start_action(table: Table, hand_no: int, rules: engine.Rules) -> dict | None:
+    """The start_hand of hand `hand_no`: at an event's table its board (None past the last,
+    games/duplicate/table_boards.py), elsewhere a fresh shuffle."""
+    if not table_boards.is_event_table(table):
+        return {"type": "start_hand", "seed": deck_seed(hand_no)}
+    board = table_boards.board_for_hand(table, hand_no, rules)
+    return None if board is None else board.start_action()
+
+
+def _boards_played(table: Table, game: engine.Game, now: datetime) -> list[Applied]:
+    """An event's table has played all its boards: its match ends without a winner."""
+    table.status = Table.Status.FINISHED
+    table.deadline = None
+    records.boards_played(table, game, now)
+    table_boards.table_done(table, now)
+    return [Applied({"type": "boards_played"}, [{"type": "boards_played"}])]
 
 
 def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
@@ -252,6 +274,8 @@ def start_match(
     table.status = Table.Status.PLAYING
     rules = table.game_rules()  # the table's house rules (docs/house-rules.md), fixed for the match
     records.start_match(table, seats, rules)
-    first_hand = {"type": "start_hand", "seed": deck_seed(1)}
+    first_hand = _start_action(table, 1, rules)
+    if first_hand is None:
+        raise Refusal("no_boards", gettext_noop("This table has no boards to play."))
     started = [Applied({"type": "start_match", "rules": rules.to_json()}, [{"type": "match_started"}])]
     return started + _run_engine(table, engine.Game.new(rules), [first_hand], now)

@@ -58,6 +58,7 @@ PEOPLE_AND_MODERATORS = {
 }
 BOTS_AND_CLOCK = {"add_bot", "start_match", "deal", "bot_declare", "fix_trump", "bot_move", "start_hand"}
 SYSTEM = {"abandon"}
+SERVER_SEATING = {"place"}
 BETWEEN_HANDS = {"ready"}
 covered: set[str] = set()  # what the running test verified
 
@@ -538,6 +539,21 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
         await s.client.close()
 
 
+@pytest.mark.events
+async def test_the_server_placing_a_person_rebuilds_a_fresh_render(players, fast_clock, no_runner):
+    """games/runtime/seating.py `place`: an event's movement seats its entrants (games/duplicate/)."""
+    north, east = players[0], players[1]
+    table = await sync_to_async(make_table)(north, players=[north], pace_ms=1, window_ms=50, turn_limit_s=30)
+    shown = [await connect(north, table.pk), await connect(east, table.pk)]
+    await verify(
+        table.pk, shown, act(table.pk, {"type": "place", "seat": 1, "user": east.pk}, issuer=Issuer.SYSTEM), "place"
+    )
+    assert covered == SERVER_SEATING
+    for s in shown:
+        await s.client.close()
+
+
 def test_the_tests_above_cover_every_command_of_the_write_path():
     """A new kind of command needs a case here."""
-    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM | BETWEEN_HANDS
+    kinds = PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM | BETWEEN_HANDS | SERVER_SEATING
+    assert set(commands.command_names()) == kinds

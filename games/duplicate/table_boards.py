@@ -1,0 +1,68 @@
+"""What the table's write path asks of events (called from games/runtime/play.py and
+records.py, inside its transaction): which board a table deals as its next hand, the
+board's result once scored, and the round's end once its last table is done.
+
+An event's table plays its boards as the hands of one match: hand n is board `boards[n-1]`
+of its `EventTable`, started by the engine's `start_hand` with that board (dealer, levels
+and deck fixed in advance). A table that is no event's asks nothing more.
+"""
+
+from datetime import datetime
+
+from games import engine
+from games.duplicate.boards import Board
+from games.duplicate.models import BoardResult, Event, EventBoard, EventTable
+from games.models import Hand, Seat, Table
+
+
+def event_table(table: Table) -> EventTable | None:
+    return EventTable.objects.select_related("round__event").filter(table_id=table.pk).first()
+
+
+def board_for_hand(table: Table, hand_no: int, rules: engine.Rules) -> Board | None:
+    """The board an event's table deals as hand `hand_no` (1-based), None past its last;
+    raises LookupError for a table that is no event's."""
+    at = event_table(table)
+    if at is None:
+        raise LookupError(f"table {table.pk} plays no event's boards")
+    if hand_no > len(at.boards):
+        return None
+    row = EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand_no - 1])
+    return row.board(rules)
+
+
+def is_event_table(table: Table) -> bool:
+    return EventTable.objects.filter(table_id=table.pk).exists()
+
+
+def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
+    """Store an event table's result on the board it just scored (nothing for other tables),
+    with the seats a bot was playing for an absent player (the absence recorded)."""
+    at = event_table(table)
+    if at is None or hand.number > len(at.boards):
+        return
+    stand_ins = list(Seat.objects.filter(table=table, autoplay=True).values_list("position", flat=True))
+    BoardResult.objects.create(
+        event_table=at,
+        board=EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand.number - 1]),
+        hand=hand,
+        defenders_score=result.defenders_score,
+        level_change=dict(result.level_change),
+        stand_ins=stand_ins,
+    )
+
+
+def table_done(table: Table, now: datetime) -> None:
+    """An event's table played all its boards: the round ends with its last table, and the
+    event with its last round."""
+    at = event_table(table)
+    if at is None:
+        return
+    others = Table.objects.filter(event_table__round=at.round).exclude(pk=table.pk)
+    if others.exclude(status__in=(Table.Status.FINISHED, Table.Status.CLOSED)).exists():
+        return
+    event_round = at.round
+    event_round.finished_at = now
+    event_round.save(update_fields=["finished_at"])
+    if event_round.number == event_round.event.rounds:
+        Event.objects.filter(pk=event_round.event_id).update(status=Event.Status.FINISHED)
