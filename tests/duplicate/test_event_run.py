@@ -54,7 +54,7 @@ def expected_standings(event):
     for played in results.values():
         for team in (0, 1):
             scores = []
-            for seats, hand in played:
+            for _seats, hand in played:
                 change = hand.level_change
                 levels = change["levels"] if change["team"] == team else -change["levels"]
                 defending = hand.dealer % 2 != team
