@@ -235,3 +235,23 @@ def test_the_place_command_is_the_servers_alone(staff):
             issuer=Issuer.SYSTEM,
         )
     assert list(table.seats.order_by("position").values_list("user", flat=True)) == [person.pk, None, None, None]
+
+
+def test_a_board_result_records_the_seats_a_bot_played_for_an_absent_player(staff):
+    from types import SimpleNamespace
+
+    from games.duplicate import table_boards
+    from games.models import Hand, Seat
+
+    event = new_event(staff)
+    pairs_entered(event, 3)
+    service.event_start_round(event_id=event.pk)
+    at = EventTable.objects.select_related("table").first()
+    Seat.objects.filter(table=at.table, position__in=(1, 2)).exclude(user=None).update(autoplay=True)
+    hand = Hand.objects.get(match__table=at.table, number=1)
+    scored = SimpleNamespace(defenders_score=85, level_change={"team": 1, "levels": 0})
+    table_boards.board_scored(at.table, hand, scored)
+    result = BoardResult.objects.get(event_table=at)
+    assert result.board.number == at.boards[0] and result.hand == hand
+    people = [p for p in (1, 2) if at.seats[p] is not None]
+    assert result.stand_ins == people
