@@ -242,6 +242,26 @@ def _start_table(event: Event, event_round: EventRound, sitting: movement.Sittin
     return table
 
 
+def event_round_time_up(*, event_id: int, now: datetime | None = None) -> list[int]:
+    """Once the current round's minutes are over, bots play every person's seat of its
+    unfinished tables to the end of their boards (each table through its write path); the
+    ids of the tables handed over."""
+    now = now or timezone.now()
+    event = Event.objects.get(pk=event_id)
+    event_round = event.event_rounds.filter(number=event.current_round, finished_at__isnull=True).first()
+    if event_round is None or event_round.ends_at > now:
+        return []
+    playing = Table.objects.filter(event_table__round=event_round, status=Table.Status.PLAYING)
+    handed = []
+    for table_id in playing.values_list("pk", flat=True):
+        try:
+            table_act(table_id=table_id, action={"type": "bots_take_over"}, expected_version=None, issuer=Issuer.SYSTEM)
+        except Refusal:  # it finished meanwhile
+            continue
+        handed.append(table_id)
+    return handed
+
+
 @transaction.atomic
 def result_adjust(*, moderator, result_id: int, defenders_score: int, reason: str) -> BoardResult:
     """A moderator scores a table's board result as if the defenders had `defenders_score`;

@@ -52,6 +52,11 @@ def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
     )
 
 
+def round_time_up(table: Table, now: datetime) -> bool:
+    """Whether the table is an event's whose round's minutes are over."""
+    return EventTable.objects.filter(table_id=table.pk, round__ends_at__lte=now).exists()
+
+
 def table_done(table: Table, now: datetime) -> None:
     """An event's table played all its boards: the round ends with its last table, and the
     event with its last round."""

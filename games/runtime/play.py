@@ -105,7 +105,7 @@ def player_move(
 ) -> list[Applied]:
     """A seated player's engine action, for the seat the user sits in (never a client's claim)."""
     game = _require_playing(table, game)
-    seat = _players_seat(seats, user)
+    seat = _players_seat(table, seats, user, now)
     cards = action.get("cards")
     if not is_card_list(cards):
         raise Refusal("bad_action", gettext_noop("An action needs a list of cards."))
@@ -120,21 +120,47 @@ def forced_move(
     """The player's only legal play, played for them (their setting "play forced moves for
     me", docs/table-ui.md): the server, not the page, decides that it is the only one."""
     game = _require_playing(table, game)
-    seat = _players_seat(seats, user)
+    seat = _players_seat(table, seats, user, now)
     cards = engine.forced_play(game, seat.position) if game.phase == "play" else None
     if cards is None:
         raise Refusal("not_forced", gettext_noop("You have a choice of plays: pick your cards."))
     return _run_engine(table, game, [{"type": "play", "seat": seat.position, "cards": cards}], now)
 
 
-def _players_seat(seats: list[Seat], user) -> Seat:
+def _players_seat(table: Table, seats: list[Seat], user, now: datetime) -> Seat:
     seat = selectors.seat_for(seats, user)
     if seat is None:
         raise Refusal(*NOT_SEATED)
     if seat.autoplay:
+        _refuse_if_time_is_up(table, now)
         seat.autoplay = False  # the player is back: stop playing for them
         seat.save(update_fields=["autoplay"])
     return seat
+
+
+def _refuse_if_time_is_up(table: Table, now: datetime) -> None:
+    """An event's round whose time is up is finished by bots (games/duplicate/): nobody takes
+    their seat back from them."""
+    if table_boards.round_time_up(table, now):
+        raise Refusal("round_time_up", gettext_noop("The round's time is up: a bot finishes this board for you."))
+
+
+@command(
+    "bots_take_over",
+    may={Role.SYSTEM},
+    refusal=("not_allowed", gettext_noop("Only the server can do that.")),
+)
+def bots_take_over(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
+    """Bots play every person's seat for the rest of the match (an event's round whose time is
+    up, games/duplicate/service.py): as after a time-out, but for every seat at once."""
+    _require_playing(table, game)
+    taken = [seat for seat in seats if seat.user_id is not None and not seat.autoplay]
+    for seat in taken:
+        seat.autoplay = True
+        seat.save(update_fields=["autoplay"])
+    return [Applied({"type": "bots_take_over"}, [{"type": "taken_over", "seat": seat.position} for seat in taken])]
 
 
 @command(
@@ -253,6 +279,7 @@ def resume(
     seat = selectors.seat_for(seats, user)
     if seat is None or not seat.autoplay:
         raise Refusal("not_autoplayed", gettext_noop("Your seat is not being played for you."))
+    _refuse_if_time_is_up(table, now)
     seat.autoplay = False
     seat.save(update_fields=["autoplay"])
     return [Applied({"type": "resume", "seat": seat.position}, [{"type": "resumed", "seat": seat.position}])]

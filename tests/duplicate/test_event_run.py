@@ -134,3 +134,52 @@ def test_a_small_event_runs_from_registration_to_standings(settings):
     assert all(s.top == 4 * 2 for s in standings)  # 4 boards, one other result each
     # the tables' owner is the events account, which nobody can log in as
     assert get_user_model().objects.filter(username="~events", is_active=False).exists()
+
+
+def test_when_the_rounds_time_is_up_bots_finish_its_tables(settings):
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    from games.models import Seat
+    from games.runtime import writer
+
+    organiser = make_user("organiser")
+    organiser.is_staff = True
+    organiser.save()
+    event = service.event_create(
+        created_by=organiser,
+        name="Short round",
+        kind="individual",
+        rounds=1,
+        boards_per_round=2,
+        round_minutes=5,
+        starts_at=timezone.now(),
+        deal_pace_ms=1,
+        last_chance_ms=0,
+    )
+    people = [make_user(f"solo{i}") for i in range(6)]  # two tables, two bots
+    for person in people:
+        service.event_register(event_id=event.pk, user=person)
+        service.event_check_in(event_id=event.pk, user=person)
+    event_round = service.event_start_round(event_id=event.pk)
+    assert service.event_round_time_up(event_id=event.pk) == []  # minutes remain: nothing changes
+    assert not Seat.objects.filter(autoplay=True).exists()
+
+    later = event_round.ends_at + timedelta(seconds=1)
+    handed = service.event_round_time_up(event_id=event.pk, now=later)
+    tables = list(EventTable.objects.filter(round=event_round).select_related("table"))
+    assert sorted(handed) == sorted(at.table_id for at in tables)
+    assert set(Seat.objects.filter(table__in=handed).exclude(user=None).values_list("autoplay", flat=True)) == {True}
+    # nobody takes their seat back once the round's end has passed
+    type(event_round).objects.filter(pk=event_round.pk).update(ends_at=timezone.now())
+    person_seat = Seat.objects.filter(table=tables[0].table).exclude(user=None).first()
+    table = Table.objects.get(pk=tables[0].table_id)
+    with pytest.raises(engine.Refusal) as refused:
+        writer.table_act(table_id=table.pk, action={"type": "resume"}, expected_version=None, user=person_seat.user)
+    assert refused.value.code == "round_time_up"
+    play_round(event_round)  # the clock's bots play every seat: the drive plays for nobody
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert BoardResult.objects.filter(board__event=event).count() == 2 * 2
+    assert all(r.stand_ins for r in BoardResult.objects.filter(board__event=event))  # the absences recorded
+    assert {s.entrant for s in event_standings(event)} == set(Entry.objects.values_list("pk", flat=True))
