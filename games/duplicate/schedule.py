@@ -10,7 +10,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from games.duplicate import service
+from games.duplicate import service, table_boards
 from games.duplicate.models import Event
 from games.engine import Refusal
 
@@ -27,6 +27,10 @@ def events_tick(now: datetime | None = None) -> list[str]:
     running = Event.objects.filter(status=Event.Status.RUNNING)
     for event in list(due) + list(running):
         current = event.event_rounds.filter(number=event.current_round).first()
+        if current is not None and current.finished_at is None and table_boards.round_end_check(current, now):
+            done.append(f"event {event.pk}: round {current.number} ended with its tables closed")
+            if event.current_round == event.rounds:
+                continue
         if current is None or current.finished_at is not None:
             try:
                 started = service.event_start_round(event_id=event.pk, now=now)

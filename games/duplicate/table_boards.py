@@ -11,7 +11,7 @@ from datetime import datetime
 
 from games import engine
 from games.duplicate.boards import Board
-from games.duplicate.models import BoardResult, Event, EventBoard, EventTable
+from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
 from games.models import Hand, Seat, Table
 
 
@@ -58,16 +58,23 @@ def round_time_up(table: Table, now: datetime) -> bool:
 
 
 def table_done(table: Table, now: datetime) -> None:
-    """An event's table played all its boards: the round ends with its last table, and the
-    event with its last round."""
+    """An event's table played all its boards: its round may be over."""
     at = event_table(table)
-    if at is None:
-        return
-    others = Table.objects.filter(event_table__round=at.round).exclude(pk=table.pk)
-    if others.exclude(status__in=(Table.Status.FINISHED, Table.Status.CLOSED)).exists():
-        return
-    event_round = at.round
+    if at is not None:
+        round_end_check(at.round, now, finishing=table.pk)
+
+
+def round_end_check(event_round: EventRound, now: datetime, finishing: int | None = None) -> bool:
+    """A round ends when none of its tables plays any more (each finished its boards, or a
+    moderator or the idle sweep closed it), and the event with its last round. `finishing`:
+    the table the write path is finishing now, whose row is not saved yet."""
+    if event_round.finished_at is not None:
+        return True
+    tables = Table.objects.filter(event_table__round=event_round).exclude(pk=finishing)
+    if tables.exclude(status__in=(Table.Status.FINISHED, Table.Status.CLOSED)).exists():
+        return False
     event_round.finished_at = now
     event_round.save(update_fields=["finished_at"])
     if event_round.number == event_round.event.rounds:
         Event.objects.filter(pk=event_round.event_id).update(status=Event.Status.FINISHED)
+    return True

@@ -69,3 +69,21 @@ def test_an_event_without_enough_entries_waits():
     assert events_tick() == []
     assert Event.objects.get(pk=event.pk).status == Event.Status.REGISTRATION
     assert not Table.objects.exists()
+
+
+def test_a_round_whose_tables_were_closed_ends_and_the_next_starts():
+    from games.moderation.tables import table_close
+    from tests.conftest import make_moderator
+
+    event = an_event(3)
+    events_tick()
+    first = EventRound.objects.get(event=event, number=1)
+    moderator = make_moderator()
+    for table in Table.objects.filter(event_table__round=first):
+        table_close(moderator=moderator, table_id=table.pk, reason="the room emptied")
+    assert events_tick() == [
+        f"event {event.pk}: round 1 ended with its tables closed",
+        f"event {event.pk}: round 2 started",
+    ]
+    first.refresh_from_db()
+    assert first.finished_at is not None
