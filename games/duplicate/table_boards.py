@@ -70,7 +70,9 @@ def round_end_check(event_round: EventRound, now: datetime, finishing: int | Non
     the table the write path is finishing now, whose row is not saved yet."""
     if event_round.finished_at is not None:
         return True
-    tables = Table.objects.filter(event_table__round=event_round).exclude(pk=finishing)
+    tables = Table.objects.filter(event_table__round=event_round)
+    if finishing is not None:
+        tables = tables.exclude(pk=finishing)
     if tables.exclude(status__in=(Table.Status.FINISHED, Table.Status.CLOSED)).exists():
         return False
     event_round.finished_at = now
