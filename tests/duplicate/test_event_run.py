@@ -68,6 +68,9 @@ def expected_standings(event):
 
 
 def test_a_small_event_runs_from_registration_to_standings(settings):
+    from tests.bots.test_bots import expert_work
+
+    settings.GAMES_ANALYSIS_BUDGET = expert_work(300)  # the smallest search
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     settings.GAMES_BOT_DELAY_MS = 0
     settings.GAMES_DEAL_LEAD_IN_MS = 0
@@ -132,6 +135,27 @@ def test_a_small_event_runs_from_registration_to_standings(settings):
     standings = event_standings(event)
     assert {s.entrant: (s.matchpoints, s.top) for s in standings} == expected_standings(event)
     assert all(s.top == 4 * 2 for s in standings)  # 4 boards, one other result each
+    # each hand's replay and the match file fold the board tables' logs; for its players only
+    from django.test import Client
+    from django.urls import reverse
+
+    first = EventTable.objects.filter(round__event=event).select_related("table").first()
+    match = first.table.matches.get()
+    player, stranger = Client(), Client()
+    player.force_login(first.table.seats.get(position=0).user)
+    other = EventTable.objects.filter(round=first.round).exclude(pk=first.pk).get()
+    stranger.force_login(other.table.seats.get(position=0).user)
+    for hand in match.hands.all():
+        assert player.get(reverse("hand_replay", args=[hand.pk])).status_code == 200
+        assert stranger.get(reverse("hand_replay", args=[hand.pk])).status_code == 404
+    assert player.get(reverse("match_detail", args=[match.pk])).status_code == 200
+    exported = player.get(reverse("match_export", args=[match.pk]))
+    assert exported.status_code == 200 and len(exported.json()["hands"]) == 2
+    from games.analysis.models import HandAnalysis
+    from games.analysis.service import hand_analyse
+
+    second_board = match.hands.get(number=2)  # its log starts with the first board's hand
+    assert hand_analyse(hand_id=second_board.pk).status == HandAnalysis.Status.DONE
     # the tables' owner is the events account, which nobody can log in as
     assert get_user_model().objects.filter(username="~events", is_active=False).exists()
 
