@@ -9,7 +9,12 @@ from django.utils import translation
 
 pytestmark = pytest.mark.events
 
-SOURCES = ("games/duplicate/service.py", "games/runtime/seating.py", "games/runtime/play.py", "games/web/event_views.py")
+SOURCES = (
+    "games/duplicate/service.py",
+    "games/runtime/seating.py",
+    "games/runtime/play.py",
+    "games/web/event_views.py",
+)
 MARKED = re.compile(r'(?:gettext_noop|_)\(\s*"((?:[^"\\]|\\.)+)"')
 
 
