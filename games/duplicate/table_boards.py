@@ -52,6 +52,12 @@ def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
     )
 
 
+def round_in_play(table: Table) -> bool:
+    """Whether the table is an event's whose round is not over: other tables of the round may
+    still be playing its boards."""
+    return EventTable.objects.filter(table_id=table.pk, round__finished_at__isnull=True).exists()
+
+
 def round_time_up(table: Table, now: datetime) -> bool:
     """Whether the table is an event's whose round's minutes are over."""
     return EventTable.objects.filter(table_id=table.pk, round__ends_at__lte=now).exists()

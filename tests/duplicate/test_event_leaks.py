@@ -87,3 +87,22 @@ async def test_a_table_finishing_a_board_shows_the_other_table_nothing(settings)
     assert_no_leak(clients_two, state_two.state, game_two.dealer, await public_cards_by_version(two.pk))
     for client in (*clients_one.values(), *clients_two.values()):
         await client.close()
+
+
+@pytest.mark.django_db
+def test_while_the_round_is_played_only_a_tables_players_see_its_finished_hands(settings):
+    """Not even staff (the organiser) see a replay of a board another table may still be playing."""
+    from games.duplicate.models import EventRound
+    from games.history.matches import match_access
+    from tests.duplicate.test_event_run import play_round
+
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    organiser, ((one, one_seats), (_two, two_seats)) = running_event.__wrapped__()
+    match = one.matches.get()
+    assert match_access(match=match, user=one_seats[0])
+    assert not match_access(match=match, user=organiser) and not match_access(match=match, user=two_seats[0])
+    play_round(EventRound.objects.get())
+    assert match_access(match=match, user=organiser)  # the round is over: as any private table
+    assert not match_access(match=match, user=two_seats[0])
