@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import bot_levels, engine
+from games import bot_levels, engine, events
 from games.duplicate import movement
 from games.duplicate.boards import make_boards
 from games.duplicate.models import NAME_LENGTH, BoardResult, Entry, Event, EventBoard, EventRound, EventTable
@@ -202,6 +202,7 @@ def event_start_round(*, event_id: int, now: datetime | None = None) -> EventRou
     event.status = Event.Status.RUNNING
     event.current_round = number
     event.save(update_fields=["status", "current_round"])
+    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
     return event_round
 
 
@@ -278,6 +279,7 @@ def result_adjust(*, moderator, result_id: int, defenders_score: int, reason: st
     result.adjusted_score = defenders_score
     result.adjusted_level_change = level_change_of(board, defenders_score)
     result.save(update_fields=["adjusted_score", "adjusted_level_change"])
+    events.send_on_commit(group=events.event_group(result.board.event_id), message=events.event_changed())
     moderation_log_write(
         moderator=moderator,
         action=ModerationLog.Action.ADJUST_RESULT,

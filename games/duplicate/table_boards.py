@@ -9,7 +9,7 @@ and deck fixed in advance). A table that is no event's asks nothing more.
 
 from datetime import datetime
 
-from games import engine
+from games import engine, events
 from games.duplicate.boards import Board
 from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
 from games.models import Hand, Seat, Table
@@ -42,6 +42,7 @@ def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
     if at is None or hand.number > len(at.boards):
         return
     stand_ins = list(Seat.objects.filter(table=table, autoplay=True).values_list("position", flat=True))
+    events.send_on_commit(group=events.event_group(at.round.event_id), message=events.event_changed())
     BoardResult.objects.create(
         event_table=at,
         board=EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand.number - 1]),
@@ -83,6 +84,7 @@ def round_end_check(event_round: EventRound, now: datetime, finishing: int | Non
         return False
     event_round.finished_at = now
     event_round.save(update_fields=["finished_at"])
+    events.send_on_commit(group=events.event_group(event_round.event_id), message=events.event_changed())
     if event_round.number == event_round.event.rounds:
         Event.objects.filter(pk=event_round.event_id).update(status=Event.Status.FINISHED)
     return True

@@ -14,6 +14,7 @@ from games import selectors as table_selectors
 from games.duplicate import selectors, service
 from games.duplicate.models import Event
 from games.engine import Refusal
+from games.web.event_socket import standings_rows
 from games.words.refusals import refusal_text
 
 
@@ -38,16 +39,6 @@ def event_page(request, event_id: int):
     event = _visible(request, event_id)
     names = selectors.entry_names(event)
     table = selectors.user_table(event, request.user)
-    standings = [
-        {
-            "rank": rank,
-            "name": names.get(s.entrant, "?"),
-            "matchpoints": s.matchpoints,
-            "top": s.top,
-            "percent": s.percent,
-        }
-        for rank, s in enumerate(selectors.event_standings(event), start=1)
-    ]
     return render(
         request,
         "games/event.html",
@@ -56,7 +47,8 @@ def event_page(request, event_id: int):
             "entries": [(names[e.pk], e.checked_in_at is not None) for e in event.entries.all()],
             "mine": selectors.entry_of(event, request.user),
             "my_table_url": table_selectors.table_url(table) if table else None,
-            "standings": standings,
+            "standings": standings_rows(event),
+            "ws_path": f"/ws/event/{event.pk}/",
             "boards": selectors.finished_results(event),
         },
     )
