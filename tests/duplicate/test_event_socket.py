@@ -1,8 +1,6 @@
 """The event page's socket: standings pushed when a table scores a board (after commit,
 rendered from the database), never a card; private events refuse strangers."""
 
-from datetime import timedelta
-
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
@@ -54,7 +52,9 @@ async def test_standings_are_pushed_when_a_board_is_scored(settings):
     assert first["type"] == "standings" and "No board has been scored yet." in first["html"]
 
     at = await sync_to_async(lambda: EventTable.objects.select_related("table").first())()
-    users = await sync_to_async(lambda: {s.position: s.user for s in at.table.seats.select_related("user") if s.user_id})()
+    users = await sync_to_async(
+        lambda: {s.position: s.user for s in at.table.seats.select_related("user") if s.user_id}
+    )()
     await sync_to_async(drive)(at.table.pk, users, lambda game: game.phase == "scored")
     pushed = await watcher.receive_until(lambda m: m["type"] == "standings" and "sock" in m["html"], timeout=10)
     assert 'data-testid="standings"' in pushed["html"]
