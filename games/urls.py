@@ -29,6 +29,7 @@ urlpatterns = [
     path("replays/open/", history_views.replay_upload, name="replay_upload"),
     path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),
     path("events/", event_views.events_list, name="events"),
+    path("events/new/", event_views.event_create, name="event_create"),
     path("events/<int:event_id>/", event_views.event_page, name="event"),
     path("events/<int:event_id>/register/", event_views.event_register, name="event_register"),
     path("events/<int:event_id>/check-in/", event_views.event_check_in, name="event_check_in"),

@@ -10,10 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.guests import is_guest
 from games import selectors as table_selectors
 from games.duplicate import selectors, service
 from games.duplicate.models import Event
 from games.engine import Refusal
+from games.web.event_forms import EventForm
 from games.web.event_socket import standings_rows
 from games.words.refusals import refusal_text
 
@@ -52,6 +54,24 @@ def event_page(request, event_id: int):
             "boards": selectors.finished_results(event),
         },
     )
+
+
+@login_required
+def event_create(request):
+    """A new event: staff create public ones, anyone signed in a private one (not guests,
+    who play against bots)."""
+    if is_guest(request.user):
+        messages.info(request, _("Create an account to run events: your guest games stay yours."))
+        return redirect("register")
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = service.event_create(created_by=request.user, **form.cleaned_data)
+        except Refusal as refusal:
+            form.add_error(None, refusal_text(refusal))
+        else:
+            return redirect("event", event_id=event.pk)
+    return render(request, "games/event_new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def _act(request, event: Event, write) -> None:

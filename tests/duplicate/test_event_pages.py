@@ -103,3 +103,35 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     assert results.count() == 2 and all(reverse("hand_replay", args=[r.hand_id]) in html for r in results)
     assert "bot" in html
     assert "第 1 副" in signed_in(people[0], "zh-hans").get(page).text
+
+
+def test_a_player_creates_a_private_event_from_the_form_and_staff_a_public_one(organiser):
+    from games.duplicate.models import Event
+
+    player = make_user("host")
+    form = {
+        "name": "Friday club",
+        "kind": "individual",
+        "rounds": "3",
+        "boards_per_round": "2",
+        "round_minutes": "25",
+        "starts_at": (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+        "preset": "standard",
+    }
+    client = signed_in(player)
+    assert 'name="starts_at"' in client.get(reverse("event_create")).text
+    refused = client.post(reverse("event_create"), form)  # public, unchecked box: staff only
+    assert refused.status_code == 400 and "Only staff can create public events." in refused.text
+    assert client.post(reverse("event_create"), {**form, "rounds": "0"}).status_code == 400
+    past = {**form, "is_private": "on", "starts_at": "2000-01-01T10:00"}
+    assert "Choose a start in the future." in client.post(reverse("event_create"), past).text
+    assert not Event.objects.exists()
+    created = client.post(reverse("event_create"), {**form, "is_private": "on"})
+    event = Event.objects.get()
+    assert created.url == reverse("event", args=[event.pk])
+    assert (event.kind, event.rounds, event.boards_per_round, event.is_private) == ("individual", 3, 2, True)
+    assert event.boards.count() == 6
+    signed_in(organiser).post(reverse("event_create"), {**form, "name": "Open night"})
+    assert Event.objects.get(name="Open night").is_private is False
+    chinese = signed_in(player, "zh-hans").get(reverse("event_create")).text
+    assert "新建比赛" in chinese and "每轮副数" in chinese
