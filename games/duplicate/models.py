@@ -92,9 +92,6 @@ class Entry(models.Model):
     def __str__(self):
         return f"entry {self.pk} of event {self.event_id}"
 
-    def people(self) -> list:
-        return [self.player_id] + ([self.partner_id] if self.partner_id else [])
-
 
 class EventBoard(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="boards")
