@@ -84,7 +84,13 @@ def finished_results(event: Event) -> list[dict]:
     boards: dict[int, dict] = {}
     for row in rows:
         board = boards.setdefault(
-            row.board.number, {"number": row.board.number, "dealer": row.board.dealer, "results": []}
+            row.board.number,
+            {
+                "number": row.board.number,
+                "dealer": row.board.dealer,
+                "levels": (row.board.levels["0"], row.board.levels["1"]),  # North-South, East-West
+                "results": [],
+            },
         )
         seats = row.event_table.seats
         board["results"].append(

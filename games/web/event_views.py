@@ -18,6 +18,7 @@ from games.engine import Refusal
 from games.web.event_forms import EventForm
 from games.web.event_socket import standings_rows
 from games.words.refusals import refusal_text
+from games.words.seats import SEAT_NAMES
 
 
 def events_list(request):
@@ -51,7 +52,7 @@ def event_page(request, event_id: int):
             "my_table_url": table_selectors.table_url(table) if table else None,
             "standings": standings_rows(event),
             "ws_path": f"/ws/event/{event.pk}/",
-            "boards": selectors.finished_results(event),
+            "boards": [{**b, "dealer_name": SEAT_NAMES[b["dealer"]]} for b in selectors.finished_results(event)],
         },
     )
 

@@ -102,7 +102,11 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     results = BoardResult.objects.filter(board__event=event)
     assert results.count() == 2 and all(reverse("hand_replay", args=[r.hand_id]) in html for r in results)
     assert "bot" in html
-    assert "第 1 副" in signed_in(people[0], "zh-hans").get(page).text
+    board = event.boards.get()
+    dealer = ("North", "East", "South", "West")[board.dealer]
+    assert f"Dealer: {dealer}. Levels: North–South {board.levels['0']}, East–West {board.levels['1']}." in html
+    chinese = signed_in(people[0], "zh-hans").get(page).text
+    assert "第 1 副" in chinese and "庄家：" in chinese
 
 
 def test_a_player_creates_a_private_event_from_the_form_and_staff_a_public_one(organiser):
