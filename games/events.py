@@ -52,6 +52,15 @@ def invitations_changed() -> dict:
     return {"type": "invitations.changed"}
 
 
+def event_group(event_id: int) -> str:
+    """Every socket of a duplicate event's page: told when its standings or rounds change."""
+    return f"event-{event_id}"
+
+
+def event_changed() -> dict:
+    return {"type": "event.changed"}
+
+
 def table_changed(version: int) -> dict:
     return {"type": "table.changed", "version": version}
 

@@ -276,10 +276,11 @@ class Spectator(models.Model):
         return f"user {self.user_id} watching table {self.table_id}"
 
 
-# The rating records, follows, blocks and invitations, hand records, analyses, lesson progress
-# and moderation's records belong to this app (games/ratings/, games/friends/, games/history/,
-# games/analysis/, games/lessons/, games/moderation/).
+# The rating records, follows, blocks and invitations, hand records, analyses, lesson progress,
+# moderation's records and duplicate events belong to this app (games/ratings/, games/friends/,
+# games/history/, games/analysis/, games/lessons/, games/moderation/, games/duplicate/).
 from games.analysis.models import Decision, HandAnalysis  # noqa: E402, F401
+from games.duplicate.models import BoardResult, Entry, Event, EventBoard, EventRound, EventTable  # noqa: E402, F401
 from games.friends.models import Block, Follow, Invitation  # noqa: E402, F401
 from games.history.models import HandRecord  # noqa: E402, F401
 from games.lessons.models import LessonProgress  # noqa: E402, F401

@@ -4,7 +4,7 @@ from games.friends import views as friend_views
 from games.history import views as history_views
 from games.lessons import views as lesson_views
 from games.ratings import views as rating_views
-from games.web import rules_views, views
+from games.web import event_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -28,4 +28,9 @@ urlpatterns = [
     path("matches/<int:match_id>/export/", history_views.match_export, name="match_export"),
     path("replays/open/", history_views.replay_upload, name="replay_upload"),
     path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),
+    path("events/", event_views.events_list, name="events"),
+    path("events/new/", event_views.event_create, name="event_create"),
+    path("events/<int:event_id>/", event_views.event_page, name="event"),
+    path("events/<int:event_id>/register/", event_views.event_register, name="event_register"),
+    path("events/<int:event_id>/check-in/", event_views.event_check_in, name="event_check_in"),
 ]

@@ -52,7 +52,11 @@ def build_site(password: str) -> dict:
     for a, b in ((mei, li), (li, mei), (mei, longname), (longname, mei)):
         Follow.objects.create(follower=a, followed=b)
     hand = Hand.objects.filter(match__table=played, finished_at__isnull=False).first()
+    with override_settings(**FAST):
+        finished, upcoming = build_events(mei, moderator)
     return {
+        "finished_event": finished,
+        "upcoming_event": upcoming,
         "people": people,
         "moderator": moderator,
         "played": Table.objects.get(pk=played.pk),
@@ -61,6 +65,38 @@ def build_site(password: str) -> dict:
         # The replay lists one entry per trick; the hand is dealt at random, so count them.
         "hand_tricks": sum(frame.kind == "trick_won" for frame in matches.hand_frames(hand)),
     }
+
+
+def build_events(mei, organiser):
+    """Duplicate events (docs/events.md): one finished (two tables, one board each, its
+    results), one open for registration that mei entered with a partner."""
+    from games.duplicate import service
+    from games.duplicate.models import EventRound
+    from tests.duplicate.test_event_run import play_round
+
+    def event(name, starts_at):
+        return service.event_create(
+            created_by=organiser,
+            name=name,
+            kind="pairs",
+            rounds=1,
+            boards_per_round=1,
+            round_minutes=30,
+            starts_at=starts_at,
+            deal_pace_ms=1,
+            last_chance_ms=0,
+        )
+
+    finished = event("Autumn duplicate pairs", timezone.now())
+    club = [make_user(name) for name in ("wang_fang", "zhao_lei", "chen_jing", "liu_yang", "huang_min", "zhou_tao")]
+    for first, second in zip(club[::2], club[1::2]):
+        service.event_register(event_id=finished.pk, user=first, partner=second)
+        service.event_check_in(event_id=finished.pk, user=first)
+    service.event_start_round(event_id=finished.pk)
+    play_round(EventRound.objects.get(event=finished))
+    upcoming = event("Thursday evening duplicate", timezone.now() + timedelta(days=3))
+    service.event_register(event_id=upcoming.pk, user=mei, partner=club[0])
+    return finished, upcoming
 
 
 def rated_history(people, *, matches: int) -> None:
@@ -96,6 +132,8 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("password-reset-done", "/accounts/password/reset/done/"),
             ("leaderboard", "/leaderboard/"),
             ("leaderboard-30d", "/leaderboard/?period=30d"),
+            ("events-visitor", "/events/"),
+            ("event-finished", f"/events/{site['finished_event'].pk}/"),
         ],
         "mei": [
             ("lobby", "/"),
@@ -110,6 +148,9 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("settings", "/accounts/settings/"),
             ("password-change", "/accounts/password/change/"),
             ("report", "/report/user/jo/"),
+            ("events", "/events/"),
+            ("event-upcoming", f"/events/{site['upcoming_event'].pk}/"),
+            ("event-new", "/events/new/"),
         ],
         "moderator": [
             ("moderate-user", "/moderation/users/jo/"),

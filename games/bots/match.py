@@ -17,13 +17,12 @@ from . import decide, decide_declaration, observe
 
 
 def fresh_hand(seed: str, *, dealer: int, level: str, rules: engine.Rules = engine.DEFAULT_RULES) -> engine.Game:
-    """A Game under `rules` about to deal hand 2 of a match at `level` for both teams,
-    dealer fixed (so both runs of a duplicate deal have the same dealer seat and cards)."""
+    """A Game under `rules` about to deal a board: the hand of `seed` at `level` for both
+    teams, dealer fixed (so both runs of a duplicate deal have the same dealer seat and
+    cards). The engine's start_hand with a "board", as an event's tables start theirs."""
     game = engine.Game.new(rules)
-    game.phase, game.hand_no = "scored", 1
-    game.levels = {"0": level, "1": level}
-    game.result = {"next_dealer": dealer}
-    engine.apply(game, {"type": "start_hand", "seed": seed})
+    board = {"dealer": dealer, "levels": {"0": level, "1": level}}
+    engine.apply(game, {"type": "start_hand", "seed": seed, "board": board})
     return game
 
 

@@ -14,7 +14,7 @@ from .advice import (
     sample_hand_play,
     sample_play,
 )
-from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUIT_SYMBOLS, SUITS, full_deck, points
+from .cards import CODES, DEALT_CARDS, JOKERS, KITTY_SIZE, RANKS, SUIT_SYMBOLS, SUITS, full_deck, points, shuffled_deck
 from .declare import check_declaration, declaration_of
 from .errors import Refusal
 from .follow import is_legal_follow, lead_refusal
@@ -111,6 +111,7 @@ __all__ = [
     "sample_play",
     "score_bands",
     "shape_of",
+    "shuffled_deck",
     "sort_cards",
     "split",
     "standing_context",

@@ -9,11 +9,10 @@ dicts with "type"; a private event carries "only": seat (seen by that seat alone
 object (it makes `game` become the new state). Every rule asks `game.rules`.
 """
 
-import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .cards import DEALT_CARDS, KITTY_SIZE, VALID, Play, full_deck, holds, points
+from .cards import DEALT_CARDS, KITTY_SIZE, RANKS, VALID, Play, holds, points, shuffled_deck
 from .declare import Declaration, check_declaration, flip_trump
 from .errors import rule_refusal
 from .follow import is_legal_follow, lead_refusal
@@ -95,16 +94,37 @@ def _deal_fields(g: Game, deck: list[str]) -> None:
     g.kitty = deck[DEALT_CARDS : DEALT_CARDS + KITTY_SIZE]
 
 
+def _board(action: Action) -> tuple[int, dict[str, str]] | None:
+    """A start_hand's optional "board": {"dealer": seat, "levels": {"0": rank, "1": rank}},
+    a hand fixed in advance (duplicate play, botmatch): its dealer and both teams' levels
+    instead of those the match reached."""
+    board = action.get("board")
+    if board is None:
+        return None
+    dealer = board.get("dealer") if isinstance(board, Mapping) else None
+    levels = board.get("levels") if isinstance(board, Mapping) else None
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        raise rule_refusal("bad_action", problem="a board's dealer must be 0, 1, 2 or 3")
+    if not isinstance(levels, Mapping) or set(levels) != {"0", "1"} or not all(r in RANKS for r in levels.values()):
+        raise rule_refusal("bad_action", problem="a board's levels must give both teams a rank")
+    return dealer, {"0": levels["0"], "1": levels["1"]}
+
+
 def start_hand(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "ready", "scored")
     seed = action.get("seed")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
         raise rule_refusal("bad_action", problem="seed must be a string")
-    deck = full_deck()
-    random.Random(seed).shuffle(deck)
+    board = _board(action)
+    deck = shuffled_deck(seed)
     g = game.evolve()
     g.hand_no += 1
-    if g.hand_no == 1:
+    if board is not None:
+        # A board: dealer and levels fixed in advance; the dealer receives the first card
+        # as in any later hand (§3.6), and declarations only choose trump (§3.5).
+        g.dealer, g.levels = board
+        g.first = g.dealer
+    elif g.hand_no == 1:
         g.dealer, g.first = None, 0  # §3.5, §3.6: first hand
     else:
         assert g.result is not None  # "scored": the last hand's result
@@ -197,8 +217,7 @@ def _redeal(game: Game) -> tuple[Game, list[Event]]:
     shuffle, derived from the old deck so that a replay of the log deals the same cards."""
     deck = game.deck
     assert deck is not None and game.hands is not None and game.areas is not None
-    new_deck = full_deck()
-    random.Random("redeal:" + " ".join(deck)).shuffle(new_deck)
+    new_deck = shuffled_deck("redeal:" + " ".join(deck))
     g = game.evolve()
     _deal_fields(g, new_deck)
     g.redeals = game.redeals + 1

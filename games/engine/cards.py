@@ -4,6 +4,7 @@ A card is a string: suit letter + rank (`S10`, `HQ`, `D2`) or a joker (`SJK`, `B
 Two copies of every code exist; hands are lists (multisets) of codes.
 """
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -29,6 +30,14 @@ VALID = frozenset(CODES)
 def full_deck() -> list[str]:
     """The 108 cards in a fixed canonical order (shuffled by the game, RULES §1.3)."""
     return [c for c in CODES for _ in range(2)]
+
+
+def shuffled_deck(seed: str | int) -> list[str]:
+    """The deck a hand with this seed is dealt from (RULES §1.3): the same seed, the same
+    order, so a board (a hand fixed in advance) is its seed."""
+    deck = full_deck()
+    random.Random(seed).shuffle(deck)
+    return deck
 
 
 def rank_of(card: str) -> str | None:

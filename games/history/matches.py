@@ -9,6 +9,7 @@ from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
 from games import bot_levels, engine
+from games.duplicate import table_boards
 from games.history import export, replay
 from games.models import Hand, Match, MatchPlayer, TableEvent
 from games.words.seats import bot_name
@@ -20,9 +21,13 @@ START_LEVELS = engine.START_LEVELS  # RULES §8.1
 
 
 def match_access(*, match: Match, user) -> bool:
-    """Public tables: any logged-in user. Private tables: the match's players and staff."""
+    """Public tables: any logged-in user. Private tables: the match's players and staff. An
+    event's table while its round is played: its players only, staff included, since other
+    tables may still be playing its boards (RULES §9, games/duplicate/)."""
     if not user.is_authenticated:
         return False
+    if table_boards.round_in_play(match.table):
+        return match.seating.filter(user=user).exists()
     if not match.table.is_private or user.is_staff:
         return True
     return match.seating.filter(user=user).exists()

@@ -114,6 +114,7 @@ class ModerationLog(models.Model):
         RESOLVE_REPORT = "resolve_report", _("resolve report")
         DISMISS_REPORT = "dismiss_report", _("dismiss report")
         VOID_MATCH = "void_match", _("void rated match")
+        ADJUST_RESULT = "adjust_result", _("adjust event result")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")

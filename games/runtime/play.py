@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games import engine, selectors
+from games.duplicate import table_boards
 from games.engine import Refusal
 from games.models import Seat, Table
 from games.runtime import clock, records
@@ -104,7 +105,7 @@ def player_move(
 ) -> list[Applied]:
     """A seated player's engine action, for the seat the user sits in (never a client's claim)."""
     game = _require_playing(table, game)
-    seat = _players_seat(seats, user)
+    seat = _players_seat(table, seats, user, now)
     cards = action.get("cards")
     if not is_card_list(cards):
         raise Refusal("bad_action", gettext_noop("An action needs a list of cards."))
@@ -119,21 +120,47 @@ def forced_move(
     """The player's only legal play, played for them (their setting "play forced moves for
     me", docs/table-ui.md): the server, not the page, decides that it is the only one."""
     game = _require_playing(table, game)
-    seat = _players_seat(seats, user)
+    seat = _players_seat(table, seats, user, now)
     cards = engine.forced_play(game, seat.position) if game.phase == "play" else None
     if cards is None:
         raise Refusal("not_forced", gettext_noop("You have a choice of plays: pick your cards."))
     return _run_engine(table, game, [{"type": "play", "seat": seat.position, "cards": cards}], now)
 
 
-def _players_seat(seats: list[Seat], user) -> Seat:
+def _players_seat(table: Table, seats: list[Seat], user, now: datetime) -> Seat:
     seat = selectors.seat_for(seats, user)
     if seat is None:
         raise Refusal(*NOT_SEATED)
     if seat.autoplay:
+        _refuse_if_time_is_up(table, now)
         seat.autoplay = False  # the player is back: stop playing for them
         seat.save(update_fields=["autoplay"])
     return seat
+
+
+def _refuse_if_time_is_up(table: Table, now: datetime) -> None:
+    """An event's round whose time is up is finished by bots (games/duplicate/): nobody takes
+    their seat back from them."""
+    if table_boards.round_time_up(table, now):
+        raise Refusal("round_time_up", gettext_noop("The round's time is up: a bot finishes this board for you."))
+
+
+@command(
+    "bots_take_over",
+    may={Role.SYSTEM},
+    refusal=("not_allowed", gettext_noop("Only the server can do that.")),
+)
+def bots_take_over(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
+    """Bots play every person's seat for the rest of the match (an event's round whose time is
+    up, games/duplicate/service.py): as after a time-out, but for every seat at once."""
+    _require_playing(table, game)
+    taken = [seat for seat in seats if seat.user_id is not None and not seat.autoplay]
+    for seat in taken:
+        seat.autoplay = True
+        seat.save(update_fields=["autoplay"])
+    return [Applied({"type": "bots_take_over"}, [{"type": "taken_over", "seat": seat.position} for seat in taken])]
 
 
 @command(
@@ -169,8 +196,29 @@ def next_hand(
 
 def start_next_hand(table: Table, game: engine.Game, now: datetime) -> list[Applied]:
     """Deal the hand after a scored one: when the pause ends, or when everyone said ready
-    (games/runtime/readiness.py)."""
-    return _run_engine(table, game, [{"type": "start_hand", "seed": deck_seed(game.hand_no + 1)}], now)
+    (games/runtime/readiness.py). An event's table that has played its last board is done."""
+    action = _start_action(table, game.hand_no + 1, game.rules)
+    if action is None:
+        return _boards_played(table, game, now)
+    return _run_engine(table, game, [action], now)
+
+
+def _start_action(table: Table, hand_no: int, rules: engine.Rules) -> dict | None:
+    """The start_hand of hand `hand_no`: at an event's table its board (None past the last,
+    games/duplicate/table_boards.py), elsewhere a fresh shuffle."""
+    if not table_boards.is_event_table(table):
+        return {"type": "start_hand", "seed": deck_seed(hand_no)}
+    board = table_boards.board_for_hand(table, hand_no, rules)
+    return None if board is None else board.start_action()
+
+
+def _boards_played(table: Table, game: engine.Game, now: datetime) -> list[Applied]:
+    """An event's table has played all its boards: its match ends without a winner."""
+    table.status = Table.Status.FINISHED
+    table.deadline = None
+    records.boards_played(table, game, now)
+    table_boards.table_done(table, now)
+    return [Applied({"type": "boards_played"}, [{"type": "boards_played"}])]
 
 
 def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
@@ -231,6 +279,7 @@ def resume(
     seat = selectors.seat_for(seats, user)
     if seat is None or not seat.autoplay:
         raise Refusal("not_autoplayed", gettext_noop("Your seat is not being played for you."))
+    _refuse_if_time_is_up(table, now)
     seat.autoplay = False
     seat.save(update_fields=["autoplay"])
     return [Applied({"type": "resume", "seat": seat.position}, [{"type": "resumed", "seat": seat.position}])]
@@ -252,6 +301,8 @@ def start_match(
     table.status = Table.Status.PLAYING
     rules = table.game_rules()  # the table's house rules (docs/house-rules.md), fixed for the match
     records.start_match(table, seats, rules)
-    first_hand = {"type": "start_hand", "seed": deck_seed(1)}
+    first_hand = _start_action(table, 1, rules)
+    if first_hand is None:
+        raise Refusal("no_boards", gettext_noop("This table has no boards to play."))
     started = [Applied({"type": "start_match", "rules": rules.to_json()}, [{"type": "match_started"}])]
     return started + _run_engine(table, engine.Game.new(rules), [first_hand], now)

@@ -12,6 +12,7 @@ from django.db.models import F
 
 from games import engine
 from games.analysis.tasks import hand_analysis_queue
+from games.duplicate import table_boards
 from games.history.hand_records import hand_scored
 from games.models import Bury, Hand, Match, MatchPlayer
 from games.ratings.eligibility import match_is_rated
@@ -118,7 +119,9 @@ def record_events(table, seq, applied, now) -> None:
                 failed_throws=F("failed_throws") + 1
             )
         elif kind == "hand_scored":
-            _record_score(_open_hand(table), engine.HandResult.from_json(event["result"]), seq, now)
+            hand, result = _open_hand(table), engine.HandResult.from_json(event["result"])
+            _record_score(hand, result, seq, now)
+            table_boards.board_scored(table, hand, result)  # an event's board result (games/duplicate/)
         elif kind == "match_won":
             match = _open_match(table)
             match.winner_team = event["team"]
@@ -146,6 +149,14 @@ def _record_score(hand: Hand, result: engine.HandResult, seq: int, now: datetime
     hand.save()
     hand_scored(hand)  # the players' hand records, in the same transaction
     hand_analysis_queue(hand=hand)  # the job is enqueued once this transaction commits
+
+
+def boards_played(table, game, now) -> None:
+    """An event's table played all its boards (games/duplicate/): its match is over, no team won."""
+    match = _open_match(table)
+    match.finished_at = now
+    match.final_levels = dict(game.levels)
+    match.save(update_fields=["finished_at", "final_levels"])
 
 
 def abort_match(table, reason: str, now) -> None:

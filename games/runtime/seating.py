@@ -5,6 +5,7 @@ Each returns the `Applied` steps that writer.table_act logs like any other actio
 
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_noop
 
 from accounts.guests import is_guest
@@ -67,6 +68,28 @@ def sit(
     target.user = user
     target.save(update_fields=["user"])
     return [Applied({"type": "sit", "seat": position, "user": user.pk}, [{"type": "seated", "seat": position}])]
+
+
+@command("place", may={Role.SYSTEM}, lobby_visible=True)
+def place(
+    *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
+) -> list[Applied]:
+    """The server seats a person of its choosing before the match (an event's movement,
+    games/duplicate/service.py): the seat must be free and the person not seated here."""
+    position = _position(action)
+    person = action.get("user")
+    placed = get_user_model().objects.filter(pk=person, is_active=True).first() if type(person) is int else None
+    if placed is None:
+        raise Refusal("no_such_user", gettext_noop("No such player."))
+    if table.status != Table.Status.WAITING:
+        raise Refusal("match_running", gettext_noop("Seats can only change before the match starts."))
+    if not seats[position].is_free:
+        raise Refusal("seat_taken", gettext_noop("That seat is taken."))
+    if any(seat.user_id == person for seat in seats):
+        raise Refusal("already_seated", gettext_noop("That player already sits at this table."))
+    seats[position].user = placed  # the row itself: the table's memory renders its name
+    seats[position].save(update_fields=["user"])
+    return [Applied({"type": "place", "seat": position, "user": person}, [{"type": "seated", "seat": position}])]
 
 
 @command(

@@ -58,6 +58,7 @@ PEOPLE_AND_MODERATORS = {
 }
 BOTS_AND_CLOCK = {"add_bot", "start_match", "deal", "bot_declare", "fix_trump", "bot_move", "start_hand"}
 SYSTEM = {"abandon"}
+SERVER = {"place", "bots_take_over"}
 BETWEEN_HANDS = {"ready"}
 covered: set[str] = set()  # what the running test verified
 
@@ -538,6 +539,26 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
         await s.client.close()
 
 
+@pytest.mark.events
+async def test_the_servers_seating_and_bots_rebuild_a_fresh_render(players, fast_clock, no_runner):
+    """An event's commands (games/duplicate/): the server places a person at a seat, and
+    hands every person's seat to a bot when the round's time is up."""
+    north, east, south, west = players
+    table = await sync_to_async(make_table)(north, players=[north], pace_ms=1, window_ms=50, turn_limit_s=30)
+    shown = [await connect(north, table.pk), await connect(east, table.pk)]
+    place = {"type": "place", "seat": 1, "user": east.pk}
+    await verify(table.pk, shown, act(table.pk, place, issuer=Issuer.SYSTEM), "place")
+    for seat, user in ((2, south), (3, west)):
+        await act(table.pk, {"type": "place", "seat": seat, "user": user.pk}, issuer=Issuer.SYSTEM)
+    fast_clock.GAMES_DEAL_LEAD_IN_MS = 5000  # verified before the first card: the deal is time-derived
+    await act(table.pk, {"type": "start_match"}, issuer=Issuer.SYSTEM)
+    await verify(table.pk, shown, act(table.pk, {"type": "bots_take_over"}, issuer=Issuer.SYSTEM), "bots_take_over")
+    assert covered == SERVER
+    for s in shown:
+        await s.client.close()
+
+
 def test_the_tests_above_cover_every_command_of_the_write_path():
     """A new kind of command needs a case here."""
-    assert set(commands.command_names()) == PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM | BETWEEN_HANDS
+    kinds = PEOPLE_AND_MODERATORS | BOTS_AND_CLOCK | SYSTEM | BETWEEN_HANDS | SERVER
+    assert set(commands.command_names()) == kinds

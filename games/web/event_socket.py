@@ -1,0 +1,78 @@
+"""The event page's socket (docs/events.md): its standings, re-rendered from the database
+whenever a board result, an adjustment or a round changes them ("event.changed", sent after
+commit by games/duplicate/). It carries nothing of any board: standings are matchpoints."""
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import events
+from games.duplicate import selectors
+from games.duplicate.models import Event
+from games.moderation.selectors import is_banned
+from games.web import rooms
+from games.web.i18n import language_for_scope
+from games.web.layer_watch import LayerGroups
+from games.web.socket_dispatch import DirectDispatch
+from games.web.socket_input import JsonInput
+
+
+def standings_rows(event: Event) -> list[dict]:
+    """The standings as the page shows them (entry names, matchpoints, percentage)."""
+    names = selectors.entry_names(event)
+    return [
+        {
+            "rank": rank,
+            "name": names.get(s.entrant, "?"),
+            "matchpoints": s.matchpoints,
+            "top": s.top,
+            "percent": s.percent,
+        }
+        for rank, s in enumerate(selectors.event_standings(event), start=1)
+    ]
+
+
+def render_standings(event: Event) -> str:
+    return render_to_string("games/partials/event_standings.html", {"standings": standings_rows(event)})
+
+
+class EventConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsumer):
+    max_message_bytes = 256
+    budget_messages = 10
+    budget_window_s = 10.0
+
+    async def connect(self):
+        user = self.scope["user"]
+        self.event_id = self.scope["url_route"]["kwargs"]["event_id"]
+        if not await database_sync_to_async(self._may_watch)(user):
+            await self.close(code=4404)  # a private event does not reveal that it exists
+            return
+        self.language = await database_sync_to_async(language_for_scope)(self.scope, user)
+        if not await self.join_groups(events.event_group(self.event_id), rooms=rooms.here()):
+            await self.close()  # Redis is away: the page tries again
+            return
+        await self.accept()
+        await self.event_changed({})  # after joining: no change falls between
+
+    def _may_watch(self, user) -> bool:
+        event = Event.objects.filter(pk=self.event_id).first()
+        return event is not None and not is_banned(user) and selectors.event_access(event=event, user=user)
+
+    async def disconnect(self, code):
+        await self.leave_groups()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if await self.read_message(text_data, bytes_data) is not None:
+            await self.send_error("unknown_action", _("Unknown action."))
+
+    async def event_changed(self, event):
+        html = await database_sync_to_async(self._render)()
+        await self.send(text_data=json.dumps({"type": "standings", "html": html}))
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            return render_standings(Event.objects.get(pk=self.event_id))

@@ -1,0 +1,105 @@
+"""Thin views of duplicate events (docs/events.md): the list, an event's page with
+registration, check-in and standings, and its results once finished. Every write is a
+service of games/duplicate/service.py; a refusal is shown as a message and changes nothing."""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.guests import is_guest
+from games import selectors as table_selectors
+from games.duplicate import selectors, service
+from games.duplicate.models import Event
+from games.engine import Refusal
+from games.web.event_forms import EventForm
+from games.web.event_socket import standings_rows
+from games.words.refusals import refusal_text
+from games.words.seats import SEAT_NAMES
+
+
+def events_list(request):
+    shown = list(selectors.visible_events(request.user))
+    groups = [
+        ("upcoming", _("Upcoming"), [e for e in shown if e.status == Event.Status.REGISTRATION]),
+        ("running", _("Running"), [e for e in shown if e.status == Event.Status.RUNNING]),
+        ("finished", _("Finished"), [e for e in shown if e.status == Event.Status.FINISHED][::-1]),
+    ]
+    return render(request, "games/events.html", {"groups": groups})
+
+
+def _visible(request, event_id: int) -> Event:
+    event = get_object_or_404(Event, pk=event_id)
+    if not selectors.event_access(event=event, user=request.user):
+        raise Http404(_("No such event."))  # private events do not reveal that they exist
+    return event
+
+
+def event_page(request, event_id: int):
+    event = _visible(request, event_id)
+    names = selectors.entry_names(event)
+    table = selectors.user_table(event, request.user)
+    return render(
+        request,
+        "games/event.html",
+        {
+            "event": event,
+            "entries": [(names[e.pk], e.checked_in_at is not None) for e in event.entries.all()],
+            "mine": selectors.entry_of(event, request.user),
+            "my_table_url": table_selectors.table_url(table) if table else None,
+            "standings": standings_rows(event),
+            "ws_path": f"/ws/event/{event.pk}/",
+            "boards": [{**b, "dealer_name": SEAT_NAMES[b["dealer"]]} for b in selectors.finished_results(event)],
+        },
+    )
+
+
+@login_required
+def event_create(request):
+    """A new event: staff create public ones, anyone signed in a private one (not guests,
+    who play against bots)."""
+    if is_guest(request.user):
+        messages.info(request, _("Create an account to run events: your guest games stay yours."))
+        return redirect("register")
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = service.event_create(created_by=request.user, **form.cleaned_data)
+        except Refusal as refusal:
+            form.add_error(None, refusal_text(refusal))
+        else:
+            return redirect("event", event_id=event.pk)
+    return render(request, "games/event_new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _act(request, event: Event, write) -> None:
+    try:
+        write()
+    except Refusal as refusal:
+        messages.error(request, refusal_text(refusal))
+
+
+@login_required
+@require_POST
+def event_register(request, event_id: int):
+    event = _visible(request, event_id)
+    partner = None
+    if event.kind == Event.Kind.PAIRS:
+        username = request.POST.get("partner", "").strip()
+        partner = get_user_model().objects.filter(username=username, is_active=True).first()
+        if partner is None:
+            messages.error(request, _("There is no player called “%(name)s”.") % {"name": username[:150]})
+            return redirect("event", event_id=event.pk)
+    _act(request, event, lambda: service.event_register(event_id=event.pk, user=request.user, partner=partner))
+    return redirect("event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def event_check_in(request, event_id: int):
+    event = _visible(request, event_id)
+    _act(request, event, lambda: service.event_check_in(event_id=event.pk, user=request.user))
+    return redirect("event", event_id=event.pk)

@@ -1,0 +1,97 @@
+"""In a real chromium against a live server: a player registers with a partner and checks
+in on the event's page, the round starts, a board is played at every table through the
+write path (the test plays the people's turns as they would, the clock's steps and bots as
+the clock does), and the standings on the open page move without a reload (the event's
+socket)."""
+
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+
+from games.duplicate import service
+from games.duplicate.models import EventTable
+from tests.conftest import make_user
+from tests.table_driver import drive
+from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+    PASSWORD,
+    SHOTS,
+    browser,
+    log_in,
+    server,
+    server_password_hashers,
+)
+from tests.web.test_pages_browser import PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.events, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def event(server):
+    organiser = make_user("organiser", PASSWORD)
+    organiser.is_staff = True
+    organiser.save()
+    event = service.event_create(
+        created_by=organiser,
+        name="Browser duplicate",
+        kind="pairs",
+        rounds=1,
+        boards_per_round=1,
+        round_minutes=30,
+        starts_at=timezone.now() + timedelta(minutes=10),
+        deal_pace_ms=1,
+        last_chance_ms=0,
+    )
+    others = [make_user(name, PASSWORD) for name in ("ada", "bea", "cal", "dan")]
+    for first, second in (others[:2], others[2:]):
+        service.event_register(event_id=event.pk, user=first, partner=second)
+        service.event_check_in(event_id=event.pk, user=first)
+    make_user("mei", PASSWORD), make_user("lin", PASSWORD)
+    return event
+
+
+def off_the_loop(function, **arguments):
+    """Run a write in a thread of its own: its group sends (after commit) need a thread
+    without Playwright's event loop."""
+
+    def run():
+        try:
+            return function(**arguments)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+def play_first_boards():
+    for at in EventTable.objects.select_related("table"):
+        users = {s.position: s.user for s in at.table.seats.select_related("user") if s.user_id}
+        drive(at.table.pk, users, lambda game: game.phase == "scored")
+
+
+def test_register_check_in_and_see_the_standings_move(server, event, browser, settings):
+    settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    context = browser.new_context(**PHONE)
+    page = log_in(context, server, "mei")
+    page.goto(f"{server}/events/{event.pk}/")
+    page.fill("#partner", "lin")
+    page.get_by_role("button", name="Register").click()
+    page.get_by_role("button", name="Check in").click()
+    page.wait_for_selector('[data-testid="checked-in"]')
+
+    off_the_loop(service.event_start_round, event_id=event.pk)  # what the events' clock does at the start
+    page.reload()
+    page.wait_for_selector('[data-testid="my-table"]')
+    page.wait_for_selector("#event-standings >> text=No board has been scored yet.")
+    off_the_loop(play_first_boards)
+    row = page.locator('#event-standings [data-testid="standings"] tr', has_text="mei & lin")
+    row.wait_for()  # pushed: the page was not reloaded
+    assert "/ 2" in row.inner_text()  # two tables (one pair against bots), one board: one other result
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "event-standings-phone-en.png"), full_page=True)
+    context.close()

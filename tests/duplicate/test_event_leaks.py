@@ -1,0 +1,108 @@
+"""Hidden information across an event's tables (RULES §9, issue #42): two tables play the
+same board at once through real websockets; a table's sockets are shown nothing but their
+own seat's cards and what their own table made public, whatever the other table did with
+the same board, and nobody can open a table they do not play at."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from games.duplicate import service
+from games.duplicate.models import EventTable
+from tests.conftest import WsClient, make_user, session_cookie, ws_client
+from tests.table_driver import cards_in, load, own_cards, play_until, public_cards_by_version
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
+
+
+@sync_to_async
+def running_event():
+    organiser = make_user("organiser")
+    organiser.is_staff = True
+    organiser.save()
+    event = service.event_create(
+        created_by=organiser,
+        name="Leak check",
+        kind="pairs",
+        rounds=1,
+        boards_per_round=2,
+        round_minutes=30,
+        starts_at=timezone.now() + timedelta(minutes=5),
+        deal_pace_ms=1,
+        last_chance_ms=50,
+    )
+    people = [make_user(f"pl{i}") for i in range(8)]
+    for i in range(4):
+        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    service.event_start_round(event_id=event.pk)
+    tables = []
+    for at in EventTable.objects.select_related("table").order_by("number"):
+        seats = {s.position: s.user for s in at.table.seats.select_related("user")}
+        tables.append((at.table, seats))
+    return organiser, tables
+
+
+def assert_no_leak(clients, table_state, dealer, public):
+    seen_any = False
+    for seat, client in clients.items():
+        mine = own_cards(table_state, seat, dealer)
+        for message in client.received:
+            codes = cards_in(message)
+            version = message.get("version", max(public))
+            allowed = mine | public[max(v for v in public if v <= version)]
+            assert not set(codes) - allowed, f"seat {seat} was shown {set(codes) - allowed} at version {version}"
+            seen_any = seen_any or bool(codes)
+    assert seen_any  # the check is not vacuous
+
+
+async def test_a_table_finishing_a_board_shows_the_other_table_nothing(settings):
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    organiser, ((one, one_seats), (two, two_seats)) = await running_event()
+
+    # Nobody opens a table they do not play at: not a player of the other table, not the organiser.
+    for outsider in (two_seats[0], organiser):
+        cookie = await sync_to_async(session_cookie)(outsider)
+        refused = WsClient(f"/ws/table/{one.pk}/", cookie=cookie)
+        connected, _ = await refused.connect()
+        assert not connected
+
+    clients_one = {seat: await ws_client(f"/ws/table/{one.pk}/", user) for seat, user in one_seats.items()}
+    clients_two = {seat: await ws_client(f"/ws/table/{two.pk}/", user) for seat, user in two_seats.items()}
+    # Table one plays the first board to its end; table two is dealt the same board meanwhile.
+    await play_until(clients_one, one.pk, lambda g: g.phase == "scored", timeout=120)
+    await asyncio.sleep(0.3)
+    for client in (*clients_one.values(), *clients_two.values()):
+        await client.drain()
+
+    state_one, game_one = await load(one.pk)
+    state_two, game_two = await load(two.pk)
+    assert game_one.deck == game_two.deck and game_two.phase != "scored"  # the same board, unfinished there
+    assert_no_leak(clients_one, state_one.state, game_one.dealer, await public_cards_by_version(one.pk))
+    assert_no_leak(clients_two, state_two.state, game_two.dealer, await public_cards_by_version(two.pk))
+    for client in (*clients_one.values(), *clients_two.values()):
+        await client.close()
+
+
+@pytest.mark.django_db
+def test_while_the_round_is_played_only_a_tables_players_see_its_finished_hands(settings):
+    """Not even staff (the organiser) see a replay of a board another table may still be playing."""
+    from games.duplicate.models import EventRound
+    from games.history.matches import match_access
+    from tests.duplicate.test_event_run import play_round
+
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    organiser, ((one, one_seats), (_two, two_seats)) = running_event.__wrapped__()
+    match = one.matches.get()
+    assert match_access(match=match, user=one_seats[0])
+    assert not match_access(match=match, user=organiser) and not match_access(match=match, user=two_seats[0])
+    play_round(EventRound.objects.get())
+    assert match_access(match=match, user=organiser)  # the round is over: as any private table
+    assert not match_access(match=match, user=two_seats[0])

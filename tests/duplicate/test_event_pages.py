@@ -1,0 +1,141 @@
+"""The events pages (games/web/event_views.py): the list at /events/, an event's page with
+registration, check-in and standings, and a finished event's results with replay links; in
+both languages; private events hidden from strangers; refusals shown, nothing changed."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.duplicate import service
+from games.duplicate.models import BoardResult, Entry, EventRound
+from tests.conftest import make_user
+from tests.duplicate.test_event_run import play_round
+
+pytestmark = [pytest.mark.django_db, pytest.mark.events]
+
+
+def an_event(organiser, **options):
+    values = {
+        "created_by": organiser,
+        "name": "Thursday pairs",
+        "kind": "pairs",
+        "rounds": 1,
+        "boards_per_round": 1,
+        "round_minutes": 20,
+        "starts_at": timezone.now() + timedelta(days=1),
+        "deal_pace_ms": 1,
+        "last_chance_ms": 0,
+    }
+    return service.event_create(**{**values, **options})
+
+
+@pytest.fixture
+def organiser():
+    user = make_user("organiser")
+    user.is_staff = True
+    user.save()
+    return user
+
+
+def signed_in(user, language="en"):
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = language
+    return client
+
+
+def test_the_list_shows_public_events_and_ones_own_private_events(organiser):
+    public = an_event(organiser)
+    member, stranger = make_user("member"), make_user("stranger")
+    private = an_event(member, name="Our club", is_private=True)
+    listed = signed_in(stranger).get(reverse("events")).text
+    assert reverse("event", args=[public.pk]) in listed and "Our club" not in listed
+    assert "Our club" in signed_in(member).get(reverse("events")).text
+    assert signed_in(stranger).get(reverse("event", args=[private.pk])).status_code == 404
+    assert Client().get(reverse("event", args=[public.pk])).status_code == 200  # public: anyone may look
+    chinese = signed_in(stranger, "zh-hans").get(reverse("events")).text
+    assert "即将开始" in chinese and "复式赛" in chinese
+
+
+def test_a_pair_registers_and_checks_in_from_the_page(organiser):
+    event = an_event(organiser)
+    alice, bob = make_user("alice"), make_user("bob")
+    page = reverse("event", args=[event.pk])
+    client = signed_in(alice)
+    assert 'name="partner"' in client.get(page).text
+    refused = client.post(reverse("event_register", args=[event.pk]), {"partner": "nobody"}, follow=True)
+    assert "There is no player called “nobody”." in refused.text and not Entry.objects.exists()
+    refused = client.post(reverse("event_register", args=[event.pk]), {"partner": "alice"}, follow=True)
+    assert "name your partner" in refused.text and not Entry.objects.exists()
+    client.post(reverse("event_register", args=[event.pk]), {"partner": "bob"})
+    entry = Entry.objects.get()
+    assert (entry.player, entry.partner) == (alice, bob)
+    shown = signed_in(bob, "zh-hans").get(page).text
+    assert "alice &amp; bob" in shown and "签到" in shown
+    signed_in(bob).post(reverse("event_check_in", args=[event.pk]))
+    entry.refresh_from_db()
+    assert entry.checked_in_at is not None
+    assert "You are entered and checked in." in client.get(page).text
+    assert client.get(reverse("event_check_in", args=[event.pk])).status_code == 405
+
+
+def test_a_finished_event_shows_standings_and_each_boards_results(organiser, settings):
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    event = an_event(organiser)
+    people = [make_user(f"fin{i}") for i in range(6)]
+    for i in range(3):
+        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    service.event_start_round(event_id=event.pk)
+    page = reverse("event", args=[event.pk])
+    running = signed_in(people[0]).get(page).text
+    assert 'data-testid="my-table"' in running and 'data-testid="board-1"' not in running  # no results yet
+    play_round(EventRound.objects.get(event=event))
+    html = signed_in(people[0]).get(page).text
+    assert html.count('<tr><td class="num">') == 3  # three pairs ranked; the bots are not
+    assert 'data-testid="board-1"' in html
+    results = BoardResult.objects.filter(board__event=event)
+    assert results.count() == 2 and all(reverse("hand_replay", args=[r.hand_id]) in html for r in results)
+    assert "bot" in html
+    board = event.boards.get()
+    dealer = ("North", "East", "South", "West")[board.dealer]
+    assert f"Dealer: {dealer}. Levels: North–South {board.levels['0']}, East–West {board.levels['1']}." in html
+    chinese = signed_in(people[0], "zh-hans").get(page).text
+    assert "第 1 副" in chinese and "庄家：" in chinese
+
+
+def test_a_player_creates_a_private_event_from_the_form_and_staff_a_public_one(organiser):
+    from games.duplicate.models import Event
+
+    player = make_user("host")
+    form = {
+        "name": "Friday club",
+        "kind": "individual",
+        "rounds": "3",
+        "boards_per_round": "2",
+        "round_minutes": "25",
+        "starts_at": (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+        "preset": "standard",
+    }
+    client = signed_in(player)
+    assert 'name="starts_at"' in client.get(reverse("event_create")).text
+    refused = client.post(reverse("event_create"), form)  # public, unchecked box: staff only
+    assert refused.status_code == 400 and "Only staff can create public events." in refused.text
+    assert client.post(reverse("event_create"), {**form, "rounds": "0"}).status_code == 400
+    past = {**form, "is_private": "on", "starts_at": "2000-01-01T10:00"}
+    assert "Choose a start in the future." in client.post(reverse("event_create"), past).text
+    assert not Event.objects.exists()
+    created = client.post(reverse("event_create"), {**form, "is_private": "on"})
+    event = Event.objects.get()
+    assert created.url == reverse("event", args=[event.pk])
+    assert (event.kind, event.rounds, event.boards_per_round, event.is_private) == ("individual", 3, 2, True)
+    assert event.boards.count() == 6
+    signed_in(organiser).post(reverse("event_create"), {**form, "name": "Open night"})
+    assert Event.objects.get(name="Open night").is_private is False
+    chinese = signed_in(player, "zh-hans").get(reverse("event_create")).text
+    assert "新建比赛" in chinese and "每轮副数" in chinese

@@ -1,0 +1,63 @@
+"""The event page's socket: standings pushed when a table scores a board (after commit,
+rendered from the database), never a card; private events refuse strangers."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from games.duplicate import service
+from games.duplicate.models import EventTable
+from tests.conftest import WsClient, make_user, session_cookie, ws_client
+from tests.table_driver import cards_in, drive
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
+
+
+@sync_to_async
+def private_event_under_way():
+    organiser = make_user("organiser")
+    event = service.event_create(
+        created_by=organiser,
+        name="Club",
+        kind="pairs",
+        rounds=1,
+        boards_per_round=1,
+        round_minutes=30,
+        starts_at=timezone.now(),
+        is_private=True,
+        deal_pace_ms=1,
+        last_chance_ms=0,
+    )
+    people = [make_user(f"sock{i}") for i in range(6)]
+    for i in range(3):
+        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    service.event_start_round(event_id=event.pk)
+    return event, people
+
+
+async def test_standings_are_pushed_when_a_board_is_scored(settings):
+    settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    event, people = await private_event_under_way()
+    path = f"/ws/event/{event.pk}/"
+    stranger = await sync_to_async(make_user)("stranger")
+    refused = WsClient(path, cookie=await sync_to_async(session_cookie)(stranger))
+    connected, _ = await refused.connect()
+    assert not connected
+
+    watcher = await ws_client(path, people[0])
+    first = await watcher.receive()
+    assert first["type"] == "standings" and "No board has been scored yet." in first["html"]
+
+    at = await sync_to_async(lambda: EventTable.objects.select_related("table").first())()
+    users = await sync_to_async(
+        lambda: {s.position: s.user for s in at.table.seats.select_related("user") if s.user_id}
+    )()
+    await sync_to_async(drive)(at.table.pk, users, lambda game: game.phase == "scored")
+    pushed = await watcher.receive_until(lambda m: m["type"] == "standings" and "sock" in m["html"], timeout=10)
+    assert 'data-testid="standings"' in pushed["html"]
+    await watcher.drain()
+    assert all(not cards_in(m) for m in watcher.received)  # standings carry no card
+    await watcher.close()
