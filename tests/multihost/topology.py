@@ -38,6 +38,7 @@ REDIS_PORTS = (6379, 6380)  # primary, replica
 SENTINEL_PORTS = (26379, 26380, 26381)
 MASTER = "doubleup"  # the name the Sentinels know the Redis primary by
 APP_PORT = 8000
+FRONT_FAIL_TIMEOUT_S = 2  # how long the front skips a host that failed
 
 
 def run(*command: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -68,7 +69,7 @@ def remove_leftovers() -> None:
     for line in run("ip", "netns", "list").stdout.splitlines():
         name = line.split()[0] if line.strip() else ""
         if name.startswith(f"{PREFIX}-"):
-            for pid in run("ip", "netns", "pids", name, check=False).stdout.split():
+            for pid in run("ip", "netns", "pids", name, check=False).stdout.split():  # by pid
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(int(pid), signal.SIGKILL)
             run("ip", "netns", "del", name, check=False)
@@ -392,16 +393,12 @@ class Topology:
                 raise RuntimeError(f"{app} did not start: {self.log(app)[-3000:]}")
             time.sleep(0.1)
 
-    def app_pids(self, app: str) -> list[int]:
-        """The pids of every process of an application host: supervisord and its children."""
-        children = [info["pid"] for info in status.processes(self.base / app).values() if info["pid"]]
-        return [self.processes[app].pid, *children]
-
     def _front(self) -> None:
         conf = self.base / "front.conf"
         (self.base / "front-temp").mkdir()
         upstreams = "".join(
-            f"        server {self.app_ip(app)}:{APP_PORT} max_fails=1 fail_timeout=5s;\n" for app in APPS
+            f"        server {self.app_ip(app)}:{APP_PORT} max_fails=1 fail_timeout={FRONT_FAIL_TIMEOUT_S}s;\n"
+            for app in APPS
         )
         conf.write_text(
             FRONT_CONF.replace("{base}", str(self.base)).replace("{upstreams}", upstreams).replace("{listen}", FRONT_IP)
@@ -416,13 +413,20 @@ class Topology:
     # --- faults --------------------------------------------------------------------------
 
     def host_gone(self, app: str) -> None:
-        """Every process of the host killed at once, its links down."""
-        for pid in reversed(self.app_pids(app)):
+        """The host vanishes: its links go down first (nothing it had open is closed
+        properly, as when a machine loses power), then every process of it is killed."""
+        for link in ("eth-front", "eth-data"):
+            run(*in_ns(app, "ip", "link", "set", link, "down"))
+        for pid in self.pids_in(app):  # supervisord, daphne, nginx and nginx's worker
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         self.processes[app].process.wait(10)
-        for link in ("eth-front", "eth-data"):
-            run(*in_ns(app, "ip", "link", "set", link, "down"))
+        wait_until(lambda: not self.pids_in(app), f"the end of {app}'s processes", 10)
+
+    @staticmethod
+    def pids_in(ns: str) -> list[int]:
+        """Every process running in a host's namespace."""
+        return [int(pid) for pid in run("ip", "netns", "pids", f"{PREFIX}-{ns}").stdout.split()]
 
     def host_back(self, app: str) -> None:
         for link in ("eth-front", "eth-data"):
@@ -443,12 +447,16 @@ class Topology:
     def heal(self) -> None:
         """What a test broke, mended for the next: both application hosts up and reachable,
         a Redis replica beside the primary, a synchronous PostgreSQL standby."""
+        restarted = False
         for app in APPS:
             for link in ("eth-front", "eth-data"):
                 run(*in_ns(app, "ip", "link", "set", link, "up"))
             run(*in_ns(app, "iptables", "-F"))
             if not self.processes[app].alive():
                 self.start_app(app)
+                restarted = True
+        if restarted:
+            time.sleep(FRONT_FAIL_TIMEOUT_S)  # the front tries a host it skipped again
         primary_port = self.redis_primary()
         for port in self.redis_ports:
             if not self.processes[f"redis-{port}"].alive():
@@ -498,7 +506,7 @@ def _postgres_ids() -> tuple[int, int]:
 
 # The front proxy: it spreads new connections over the application hosts (the fewest
 # connections first); a host that refuses or does not answer within a second is skipped for
-# 5 s, and the request goes to the next one. X-Host names the host that answered.
+# a while (FRONT_FAIL_TIMEOUT_S), and the request goes to the next one. X-Host names the host that answered.
 # (Production's front would read for longer than its hosts' STACK_PING_INTERVAL, 20 s.)
 FRONT_CONF = """daemon off;
 worker_processes 1;
