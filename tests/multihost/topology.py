@@ -468,6 +468,16 @@ class Topology:
                 primary.query("alter system set synchronous_standby_names = 'standby'")
                 primary.query("select pg_reload_conf()")
 
+    def lossy_data_links(self, probability: float) -> None:
+        """Each application host's packets to and from the data host dropped at random with
+        this probability (iptables' statistic match; `heal` ends it)."""
+        for app in APPS:
+            for chain, address in (("OUTPUT", "-d"), ("INPUT", "-s")):
+                run(
+                    *in_ns(app, "iptables", "-A", chain, address, DATA_IP, "-m", "statistic"),
+                    *("--mode", "random", "--probability", str(probability), "-j", "DROP"),
+                )
+
     # --- teardown ------------------------------------------------------------------------
 
     def destroy(self) -> None:
