@@ -64,6 +64,9 @@ def hosts(django_db_setup, django_db_blocker):
             "default": channel_layer_from_url(f"redis://{topology.MASTER}/0", redis_sentinels(built.sentinels()))
         }
         built.serve()
+        # Nothing listens but on the private links and the hosts' own loopback.
+        for ns, addresses in built.listeners().items():
+            assert all(a.startswith(("10.41.", "127.0.0.1")) for a in addresses), (ns, addresses)
         print(f"\nthe topology started in {time.monotonic() - started:.1f} s")
         yield built
     finally:

@@ -406,6 +406,14 @@ class Topology:
         self._process("front", "front", ["nginx", "-p", str(self.base), "-c", str(conf)])
         wait_until(lambda: _connects(FRONT_IP, 80), "the front proxy")
 
+    def listeners(self) -> dict[str, set[str]]:
+        """Per namespace, the addresses its TCP servers listen on."""
+        found = {}
+        for ns in ("front", "data", *APPS):
+            lines = run(*in_ns(ns, "ss", "-ltnH")).stdout.splitlines()
+            found[ns] = {line.split()[3].rsplit(":", 1)[0] for line in lines if line.strip()}
+        return found
+
     def log(self, name: str) -> str:
         path = self.base / f"{name}.log"
         return path.read_text(errors="replace") if path.exists() else ""
