@@ -73,3 +73,45 @@ async def eventually(check, timeout=10.0, what="it"):
     while not check():
         assert loop.time() < deadline, f"{what} did not happen within {timeout} s"
         await asyncio.sleep(0.05)
+
+
+class BotTable:
+    """An all-bot table beside the people's, watched by a spectator through the front: its
+    clock runs on the host of that socket, so a fault there must not stall it."""
+
+    @classmethod
+    async def start(cls, site, owner, spectator) -> "BotTable":
+        from games.models import Seat
+        from games.runtime import writer
+        from games.runtime.commands import Issuer
+        from tests.conftest import make_table
+
+        def create():
+            table = make_table(owner, pace_ms=20, window_ms=100)
+            Seat.objects.filter(table=table).update(bot=Seat.Bot.BASIC)
+            writer.table_act(
+                table_id=table.pk, action={"type": "start_match"}, expected_version=None, issuer=Issuer.SYSTEM
+            )
+            return table
+
+        made = cls()
+        made.table = await sync_to_async(create)()
+        made.user = spectator
+        made.client = await open_client(site, made.table.pk, spectator)
+        return made
+
+    async def version(self) -> int:
+        return (await load(self.table.pk))[0].version
+
+    async def assert_goes_on_and_whole(self, site, since: int, timeout=40.0):
+        """It moved on after `since` and finished a hand (a quiet moment: the next one waits),
+        its log is whole, and the spectator shows what a fresh socket is shown."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            table, game = await load(self.table.pk)
+            if table.version > since and game is not None and game.phase in DONE:
+                break
+            assert loop.time() < deadline, f"the bot table stalled at version {table.version}"
+            await asyncio.sleep(0.1)
+        await assert_whole(site, self.table.pk, [self.client], [self.user])

@@ -7,8 +7,8 @@ import time
 from asgiref.sync import sync_to_async
 
 from games.models import TableEvent
-from tests.conftest import make_table
-from tests.multihost.checks import DONE, assert_whole, eventually
+from tests.conftest import make_table, make_user
+from tests.multihost.checks import DONE, BotTable, assert_whole, eventually
 from tests.multihost.conftest import host_of, open_client, open_clients
 from tests.table_driver import load, play_until
 
@@ -31,6 +31,8 @@ async def test_an_application_host_vanishes_its_sockets_and_the_table_clock_go_t
     await asyncio.sleep(1.0)  # mid-deal (4 s at 40 ms a card)
     assert (await load(table.pk))[1].phase == "deal"
 
+    bots = await BotTable.start(site, players[0], await sync_to_async(make_user)("watcher"))
+    bots_at = await bots.version()
     gone = time.monotonic()
     await sync_to_async(site.host_gone)("app1")
     for seat in away:  # those players come back, too
@@ -49,6 +51,7 @@ async def test_an_application_host_vanishes_its_sockets_and_the_table_clock_go_t
     assert fixes == 1
     print(f"\nan application host vanished: its sockets were back on the other after {back:.1f} s")
     await assert_whole(site, table.pk, clients, players)
+    await bots.assert_goes_on_and_whole(site, bots_at)
 
 
 async def test_an_application_host_cut_off_from_redis_for_10_s_catches_up_by_version(site, players):
@@ -58,6 +61,8 @@ async def test_an_application_host_cut_off_from_redis_for_10_s_catches_up_by_ver
     await clients[0].send({"action": "start_match", "version": table.version})
     table, _game = await play_until(clients, table.pk, lambda g: g.phase == "play" and len(g.tricks) >= 1)
     cut_off = [client for client in clients if host_of(client) == "app1"]
+    bots = await BotTable.start(site, players[0], await sync_to_async(make_user)("watcher"))
+    bots_at = await bots.version()
 
     await sync_to_async(site.cut_from_redis)("app1")
     cut = time.monotonic()
@@ -81,3 +86,4 @@ async def test_an_application_host_cut_off_from_redis_for_10_s_catches_up_by_ver
         f"\nan application host cut off from Redis for 10 s: every socket at the latest version {caught_up:.1f} s after"
     )
     await assert_whole(site, table.pk, clients, players)
+    await bots.assert_goes_on_and_whole(site, bots_at)

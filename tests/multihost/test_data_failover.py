@@ -7,8 +7,8 @@ import time
 
 from asgiref.sync import sync_to_async
 
-from tests.conftest import make_table
-from tests.multihost.checks import DONE, assert_whole, eventually, log_rows, logged_at, once_only_move
+from tests.conftest import make_table, make_user
+from tests.multihost.checks import DONE, BotTable, assert_whole, eventually, log_rows, logged_at, once_only_move
 from tests.multihost.conftest import connections_died, host_of, open_clients
 from tests.table_driver import play_until
 
@@ -16,16 +16,18 @@ MIDHAND = lambda g: g.phase == "play" and len(g.tricks) >= 2  # noqa: E731
 
 
 async def start_on_both_hosts(site, players, **options):
+    """A people's table mid-hand, its sockets on both hosts, and a bot table playing."""
     table = await sync_to_async(make_table)(players[0], players=players, **options)
     clients = await open_clients(site, table, players)
     assert {host_of(client) for client in clients} == {"app1", "app2"}  # the front spread them
+    bots = await BotTable.start(site, players[0], await sync_to_async(make_user)("watcher"))
     await clients[0].send({"action": "start_match", "version": table.version})
     table, game = await play_until(clients, table.pk, MIDHAND)
-    return table, game, clients
+    return table, game, clients, bots
 
 
 async def test_the_redis_primary_lost_sentinel_promotes_its_replica_and_no_action_is_lost(site, players):
-    table, game, clients = await start_on_both_hosts(site, players)
+    table, game, clients, bots = await start_on_both_hosts(site, players)
     seat = game.turn
     move = once_only_move(game, seat)
     assert move is not None
@@ -33,6 +35,7 @@ async def test_the_redis_primary_lost_sentinel_promotes_its_replica_and_no_actio
 
     # A move on its way as the primary goes: it is accepted (it needs only PostgreSQL).
     await clients[seat].send({**move, "version": table.version})
+    bots_at = await bots.version()
     killed = time.monotonic()
     await sync_to_async(site.processes[f"redis-{old}"].kill)()
     while await sync_to_async(site.redis_primary)() == old:
@@ -53,15 +56,17 @@ async def test_the_redis_primary_lost_sentinel_promotes_its_replica_and_no_actio
     assert len(await logged_at(table.pk, seat, move["cards"])) == 1
     print(f"\nRedis failover: replica promoted {promoted:.1f} s after the kill, every socket back after {back:.1f} s")
     await assert_whole(site, table.pk, clients, players)
+    await bots.assert_goes_on_and_whole(site, bots_at)
 
 
 async def test_the_postgres_primary_lost_actions_refused_then_resumed_on_the_promoted_standby(site, players):
-    table, game, clients = await start_on_both_hosts(site, players)
+    table, game, clients, bots = await start_on_both_hosts(site, players)
     # Everything so far was acknowledged: each socket was shown it.
     for client in clients:
         await client.wait_for(lambda m: m["type"] == "state" and m["version"] == table.version)
     acknowledged = await log_rows(table.pk)
 
+    bots_at = await bots.version()
     killed = time.monotonic()
     await sync_to_async(site.postgres["pg1"].kill)()
     await sync_to_async(connections_died)()  # this process's died with it
@@ -96,3 +101,4 @@ async def test_the_postgres_primary_lost_actions_refused_then_resumed_on_the_pro
         f"standby promoted at {promoted:.1f} s, the next card played on it at {resumed:.1f} s"
     )
     await assert_whole(site, table.pk, clients, players)
+    await bots.assert_goes_on_and_whole(site, bots_at)

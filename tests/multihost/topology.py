@@ -333,24 +333,12 @@ class Topology:
         raise RuntimeError("no PostgreSQL primary")
 
     def start_redis(self, port: int, replica: list[str]) -> Process:
+        # No persistence; a full resynchronisation's file goes to the run directory.
+        settings = ["--bind", DATA_IP, "127.0.0.1", "--protected-mode", "no", "--dir", str(self.base)]
         process = self._process(
             f"redis-{port}",
             "data",
-            [
-                "redis-server",
-                "--port",
-                str(port),
-                "--bind",
-                DATA_IP,
-                "127.0.0.1",
-                "--protected-mode",
-                "no",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                *replica,
-            ],
+            ["redis-server", "--port", str(port), *settings, "--save", "", "--appendonly", "no", *replica],
         )
         wait_until(lambda: redis_cli(port, "ping") == "PONG", f"redis {port}")
         return process
