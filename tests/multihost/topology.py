@@ -448,11 +448,13 @@ class Topology:
             for link in ("eth-front", "eth-data"):
                 run(*in_ns(app, "ip", "link", "set", link, "up"))
             run(*in_ns(app, "iptables", "-F"))
+            run(*in_ns(app, "tc", "qdisc", "del", "dev", "eth-data", "root"), check=False)
             if not self.processes[app].alive():
                 self.start_app(app)
                 restarted = True
         if restarted:
             time.sleep(FRONT_FAIL_TIMEOUT_S)  # the front tries a host it skipped again
+        run(*in_ns("data", "tc", "qdisc", "del", "dev", "eth-data", "root"), check=False)
         primary_port = self.redis_primary()
         for port in self.redis_ports:
             if not self.processes[f"redis-{port}"].alive():
@@ -464,15 +466,31 @@ class Topology:
                 primary.query("alter system set synchronous_standby_names = 'standby'")
                 primary.query("select pg_reload_conf()")
 
-    def lossy_data_links(self, probability: float) -> None:
-        """Each application host's packets to and from the data host dropped at random with
-        this probability (iptables' statistic match; `heal` ends it)."""
+    def slow_data_links(self, delay_ms: int, jitter_ms: int, loss: float) -> bool:
+        """The links between the application hosts and the data host made slow and lossy:
+        netem (delay ± jitter on what the application hosts send to it, loss each way) where
+        the kernel has it; else the loss alone, from iptables' statistic match. True when the
+        delay was added. `heal` ends both."""
+        delayed = True
         for app in APPS:
+            netem = ["tc", "qdisc", "add", "dev", "eth-data", "root", "netem"]
+            added = run(
+                *in_ns(app, *netem, "delay", f"{delay_ms}ms", f"{jitter_ms}ms", "loss", f"{loss * 100:g}%"), check=False
+            )
+            if added.returncode == 0:
+                run(
+                    *in_ns(
+                        "data", "tc", "qdisc", "replace", "dev", "eth-data", "root", "netem", "loss", f"{loss * 100:g}%"
+                    )
+                )
+                continue
+            delayed = False  # no netem in this kernel ("Specified qdisc kind is unknown")
             for chain, address in (("OUTPUT", "-d"), ("INPUT", "-s")):
                 run(
                     *in_ns(app, "iptables", "-A", chain, address, DATA_IP, "-m", "statistic"),
-                    *("--mode", "random", "--probability", str(probability), "-j", "DROP"),
+                    *("--mode", "random", "--probability", str(loss), "-j", "DROP"),
                 )
+        return delayed
 
     # --- teardown ------------------------------------------------------------------------
 
