@@ -1,5 +1,5 @@
-"""One multi-host topology (tests/multihost/topology.py) for every multihost test of a run,
-built once and mended after each test; the test process's own database connections go to
+"""One multi-host topology (tests/multihost/topology.py) for all the multihost tests of a
+run, built once and mended after each test; the test process's own database connections go to
 it too (the multi-host URL the application hosts use), so that the test reads the tables
 it plays from the primary, whichever cluster that is."""
 
@@ -41,7 +41,9 @@ def close_connections():
     table_rows.close_loop_pool()
 
 
-@pytest.fixture(scope="session")
+# Package-scoped: built for the first test here, removed after the last, so the tests of
+# the rest of the suite find the test database as they left it.
+@pytest.fixture(scope="package")
 def hosts(django_db_setup, django_db_blocker):
     why = topology.available()
     if why:
