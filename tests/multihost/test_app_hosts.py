@@ -81,9 +81,12 @@ async def test_an_application_host_cut_off_from_redis_for_10_s_catches_up_by_ver
     for client in clients:
         await client.wait_for(lambda m: m["type"] == "state" and m["version"] >= table.version, timeout=20)
     caught_up = time.monotonic() - healed
+    await sync_to_async(site.wait_serving)("app1")  # its channel layer back: it takes sockets again
+    serving = time.monotonic() - healed
     table, _game = await play_until(clients, table.pk, lambda g: g.phase in DONE, timeout=120, resend_after=2.0)
     print(
-        f"\nan application host cut off from Redis for 10 s: every socket at the latest version {caught_up:.1f} s after"
+        f"\nan application host cut off from Redis for 10 s: every socket at the latest version {caught_up:.1f} s "
+        f"after the heal; the host took sockets again {serving:.1f} s after it"
     )
     await assert_whole(site, table.pk, clients, players)
     await bots.assert_goes_on_and_whole(site, bots_at)

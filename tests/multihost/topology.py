@@ -1,5 +1,5 @@
 """Several hosts on this one machine, from Linux network namespaces (docs/deployment.md,
-"Past one machine"): the test clients outside, a front proxy, two application hosts each
+"Several hosts: runbook"): the test clients outside, a front proxy, two application hosts each
 running the production stack command, and a data host with a PostgreSQL primary and its
 synchronous standby, a Redis primary, its replica and three Sentinels.
 
@@ -16,8 +16,10 @@ veth even when a start failed half way; a topology left by a killed run is remov
 
 import contextlib
 import os
+import pwd
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -388,11 +390,30 @@ class Topology:
             f"        server {self.app_ip(app)}:{APP_PORT} max_fails=1 fail_timeout={FRONT_FAIL_TIMEOUT_S}s;\n"
             for app in APPS
         )
+        template = (Path(__file__).parent / "front.conf").read_text()
         conf.write_text(
-            FRONT_CONF.replace("{base}", str(self.base)).replace("{upstreams}", upstreams).replace("{listen}", FRONT_IP)
+            template.replace("{base}", str(self.base)).replace("{upstreams}", upstreams).replace("{listen}", FRONT_IP)
         )
         self._process("front", "front", ["nginx", "-p", str(self.base), "-c", str(conf)])
         wait_until(lambda: _connects(FRONT_IP, 80), "the front proxy")
+
+    def wait_serving(self, app: str, timeout: float = 60.0) -> float:
+        """Seconds until the host accepts a websocket again (the lobby's: its handshake
+        joins channel-layer groups, so it needs the host's Redis as well as its database);
+        0 when it does at once."""
+        from websockets.sync.client import connect
+
+        started, tries = time.monotonic(), 0
+        address = f"{self.app_ip(app)}:{APP_PORT}"
+        while True:
+            try:
+                with connect(f"ws://{address}/ws/lobby/", origin=f"http://{address}", open_timeout=2):
+                    return time.monotonic() - started if tries else 0.0
+            except Exception:
+                tries += 1
+                if time.monotonic() - started > timeout:
+                    raise RuntimeError(f"{app} did not serve again within {timeout} s") from None
+                time.sleep(0.2)
 
     def listeners(self) -> dict[str, set[str]]:
         """Per namespace, the addresses its TCP servers listen on."""
@@ -424,26 +445,19 @@ class Topology:
         """Every process running in a host's namespace."""
         return [int(pid) for pid in run("ip", "netns", "pids", f"{PREFIX}-{ns}").stdout.split()]
 
-    def host_back(self, app: str) -> None:
-        for link in ("eth-front", "eth-data"):
-            run(*in_ns(app, "ip", "link", "set", link, "up"))
-        self.start_app(app)
-
     def cut_from_redis(self, app: str, cut: bool = True) -> None:
-        """Packets from the host to every Redis port dropped (its clients and PostgreSQL
-        still reach it): subscriptions and publishes hang, as on a broken link."""
+        """Packets between the host and every Redis port dropped both ways (its clients and
+        PostgreSQL still reach it): subscriptions and publishes hang, as on a broken link."""
         action = "-A" if cut else "-D"
         for port in (*self.redis_ports, *SENTINEL_PORTS):
-            run(
-                *in_ns(
-                    app, "iptables", action, "OUTPUT", "-p", "tcp", "-d", DATA_IP, "--dport", str(port), "-j", "DROP"
-                )
-            )
+            for chain, address, port_match in (("OUTPUT", "-d", "--dport"), ("INPUT", "-s", "--sport")):
+                rule = [chain, "-p", "tcp", address, DATA_IP, port_match, str(port), "-j", "DROP"]
+                run(*in_ns(app, "iptables", action, *rule))
 
     def heal(self) -> None:
         """What a test broke, mended for the next: both application hosts up and reachable,
         a Redis replica beside the primary, a synchronous PostgreSQL standby."""
-        restarted = False
+        mended = False
         for app in APPS:
             for link in ("eth-front", "eth-data"):
                 run(*in_ns(app, "ip", "link", "set", link, "up"))
@@ -451,8 +465,9 @@ class Topology:
             run(*in_ns(app, "tc", "qdisc", "del", "dev", "eth-data", "root"), check=False)
             if not self.processes[app].alive():
                 self.start_app(app)
-                restarted = True
-        if restarted:
+                mended = True
+            mended = self.wait_serving(app) > 0 or mended
+        if mended:
             time.sleep(FRONT_FAIL_TIMEOUT_S)  # the front tries a host it skipped again
         run(*in_ns("data", "tc", "qdisc", "del", "dev", "eth-data", "root"), check=False)
         primary_port = self.redis_primary()
@@ -512,8 +527,6 @@ def _sentinel_field(port: int, field: str) -> str:
 
 
 def _connects(host: str, port: int) -> bool:
-    import socket
-
     try:
         socket.create_connection((host, port), timeout=0.5).close()
         return True
@@ -522,48 +535,5 @@ def _connects(host: str, port: int) -> bool:
 
 
 def _postgres_ids() -> tuple[int, int]:
-    import pwd
-
     account = pwd.getpwnam(PG_USER)
     return account.pw_uid, account.pw_gid
-
-
-# The front proxy: it spreads new connections over the application hosts (the fewest
-# connections first); a host that refuses or does not answer within a second is skipped for
-# a while (FRONT_FAIL_TIMEOUT_S), and the request goes to the next one. X-Host names the host that answered.
-# (Production's front would read for longer than its hosts' STACK_PING_INTERVAL, 20 s.)
-FRONT_CONF = """daemon off;
-worker_processes 1;
-pid {base}/front.pid;
-error_log stderr warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path {base}/front-temp/body;
-    proxy_temp_path {base}/front-temp/proxy;
-    fastcgi_temp_path {base}/front-temp/fastcgi;
-    uwsgi_temp_path {base}/front-temp/uwsgi;
-    scgi_temp_path {base}/front-temp/scgi;
-    upstream apps {
-        least_conn;
-{upstreams}    }
-    map $http_upgrade $connection_upgrade { default upgrade; "" ""; }
-    server {
-        listen {listen}:80;
-        location / {
-            proxy_pass http://apps;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Real-IP $remote_addr;
-            proxy_connect_timeout 1s;
-            proxy_next_upstream error timeout;
-            # Each host pings its quiet sockets every second (STACK_PING_INTERVAL): three
-            # seconds without a byte from a host, and it is gone; its clients reconnect.
-            proxy_read_timeout 3s;
-            add_header X-Host $upstream_addr always;
-        }
-    }
-}
-"""
