@@ -14,6 +14,7 @@ from django.conf import settings
 from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language, gettext, ngettext, trans_real
 from jinja2 import Environment, pass_context
 from jinja2.ext import Extension
@@ -38,8 +39,10 @@ def _django_partial(context: Context, name: str, **values) -> Markup:
 
 
 class LiteralWords(Extension):
-    """`_("a literal")` in a template becomes the literal's translation into the environment's
-    `words_language` as the template is compiled."""
+    """Words fixed when a template is compiled for the environment's `words_language`:
+    `_("a literal")` becomes the literal's translation, and `term("key", "shown", "place")`
+    with three literals becomes the glossary word's finished markup (games/partials/term.html),
+    a constant of the compiled template instead of a macro call on every render."""
 
     def __init__(self, environment: Environment) -> None:
         super().__init__(environment)
@@ -47,17 +50,41 @@ class LiteralWords(Extension):
 
     def filter_stream(self, stream: TokenStream):  # type: ignore[override]
         language = self.environment.words_language  # type: ignore[attr-defined]
-        tokens = list(stream)
-        catalog = trans_real.translation(language)
+        tokens = self._translated(list(stream), trans_real.translation(language))
         at = 0
         while at < len(tokens):
-            here = tokens[at : at + 4]
-            if [t.type for t in here] == ["name", "lparen", "string", "rparen"] and here[0].value == "_":
-                yield Token(here[0].lineno, "string", catalog.gettext(here[2].value))
-                at += 4
+            here = tokens[at : at + 8]
+            if [t.type for t in here] == TERM_CALL and here[0].value == "term":
+                key, shown, place = (here[i].value for i in (2, 4, 6))
+                with translation.override(language):
+                    markup = self.environment.get_template(TERM_TEMPLATE).module.term(key, shown, place)  # type: ignore[attr-defined]
+                lineno = here[0].lineno
+                yield from (
+                    Token(lineno, "string", str(markup)),
+                    Token(lineno, "pipe", "|"),
+                    Token(lineno, "name", "safe"),
+                )
+                at += 8
             else:
                 yield tokens[at]
                 at += 1
+
+    @staticmethod
+    def _translated(tokens: list[Token], catalog) -> list[Token]:
+        made, at = [], 0
+        while at < len(tokens):
+            here = tokens[at : at + 4]
+            if [t.type for t in here] == ["name", "lparen", "string", "rparen"] and here[0].value == "_":
+                made.append(Token(here[0].lineno, "string", catalog.gettext(here[2].value)))
+                at += 4
+            else:
+                made.append(tokens[at])
+                at += 1
+        return made
+
+
+TERM_TEMPLATE = "games/partials/term.html"
+TERM_CALL = ["name", "lparen", "string", "comma", "string", "comma", "string", "rparen"]
 
 
 def environment(**options) -> Environment:
@@ -66,7 +93,7 @@ def environment(**options) -> Environment:
     # Django's gettext for a render that brings no catalogue of its own (`render` does).
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals.update(cards=_cards, django_partial=_django_partial, rules_url=reverse("rules"), terms=TERMS)
-    env.globals["term"] = env.get_template("games/partials/term.html").module.term  # type: ignore[attr-defined]
+    env.globals["term"] = env.get_template(TERM_TEMPLATE).module.term  # type: ignore[attr-defined]
     # One compiled copy of each template per language, each with a cache of its own.
     env.by_language = {}  # type: ignore[attr-defined]
     for code, _name in settings.LANGUAGES:

@@ -47,14 +47,23 @@ def test_a_strong_decision_costs_the_server_process_no_cpu(pool):
     assert cpu < 0.25 * wall  # ...but elsewhere: in a thread this process would burn all of it
 
 
-def test_quick_levels_and_no_pool_decide_in_this_process(settings):
+def test_quick_levels_and_no_pool_decide_in_this_process(settings, monkeypatch):
     assert not thinking.pooled(a_question("basic")) and not thinking.pooled(a_question("novice"))
     settings.GAMES_BOT_THINKERS = 0
     q = a_question("strong")
     assert not thinking.pooled(q)
-    cpu = time.process_time()
+    searched_in = []  # the process each search ran in (not CPU time: a loaded machine lends less)
+
+    def answer_here(question):
+        searched_in.append(os.getpid())
+        return answer_here.real(question)
+
+    answer_here.real = thinking._answer_here
+    monkeypatch.setattr(thinking, "_answer_here", answer_here)
+    children = set(multiprocessing.active_children())
     move = asyncio.run(thinking.decide(q))
-    assert time.process_time() - cpu > 0.1  # the same search, here
+    assert searched_in == [os.getpid()]  # the same search, here
+    assert set(multiprocessing.active_children()) <= children  # no thinker process started for it
     assert bots.is_legal(observe(q.game, q.step["seat"]), move)
 
 

@@ -76,7 +76,8 @@ def server(transactional_db):
         PYTHONUNBUFFERED="1",
     )
     (ROOT / "artifacts").mkdir(exist_ok=True)
-    log = open(ROOT / "artifacts" / "browser-server.log", "w")  # noqa: SIM115 (the server's whole life)
+    log_name = f"browser-server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"  # a worker's own
+    log = open(ROOT / "artifacts" / log_name, "w")  # noqa: SIM115 (the server's whole life)
     process = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
         cwd=ROOT,
@@ -88,7 +89,7 @@ def server(transactional_db):
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise AssertionError(f"the server exited ({process.returncode}); see artifacts/browser-server.log")
+                raise AssertionError(f"the server exited ({process.returncode}); see artifacts/{log_name}")
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break

@@ -209,9 +209,10 @@ def _page(table, user) -> str:
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_words_translated_as_the_template_compiles_read_as_django_translates_them_on_render(table, players, language):
-    """A plain `_("…")` is translated when a region's template is compiled for a language
-    (games/jinja_env.py LiteralWords); the markup equals a render that asks Django's
-    translations for every word, in every phase and for a seat and a spectator."""
+    """A plain `_("…")` is translated, and a glossary word of literals made, when a region's
+    template is compiled for a language (games/jinja_env.py LiteralWords); the markup equals
+    a render that asks Django's translations for every word and calls the glossary's macro,
+    in every phase and for a seat and a spectator."""
     base = jinja_env._env()
     for phase in ("deal", "bury", "play"):
         game = game_at(phase)
