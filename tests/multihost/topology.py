@@ -350,8 +350,13 @@ class Topology:
         return int(redis_cli(SENTINEL_PORTS[0], "sentinel", "get-master-addr-by-name", MASTER).split()[-1])
 
     def app_env(self, app: str) -> dict[str, str]:
+        # The production settings, whatever the test run uses (tests/settings.py moves each
+        # xdist worker to a Redis database of its own, without Sentinel): this Redis is the
+        # topology's own.
+        inherited = {k: v for k, v in os.environ.items() if k not in ("PYTEST_XDIST_WORKER", "DJANGO_SETTINGS_MODULE")}
         return {
-            **os.environ,
+            **inherited,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": self.database_url(),
             "REDIS_URL": f"redis://{MASTER}/0",
             "REDIS_SENTINELS": self.sentinels(),
