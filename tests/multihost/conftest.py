@@ -35,6 +35,7 @@ def connections_died() -> None:
 
 
 def close_connections():
+    """Every connection of this process (its threads', its pool's, its event loop's)."""
     connections.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     connections["default"].close_pool()

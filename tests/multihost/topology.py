@@ -524,6 +524,7 @@ class Topology:
         for cluster in self.postgres.values():
             cluster.destroy()
         remove_leftovers()
+        shutil.rmtree(self.base, ignore_errors=True)  # two database clusters, logs (read them before)
 
 
 def _sentinel_field(port: int, field: str) -> str:
