@@ -148,8 +148,8 @@ def start_server(port, env, log_path):
 class Client:
     """One websocket of a table; keeps the arrival time of every message."""
 
-    def __init__(self, table_id: int, seat, cookie: str):
-        self.table_id, self.seat, self.cookie = table_id, seat, cookie
+    def __init__(self, table_id: int, seat, cookie: str, host: str = LOOPBACK):
+        self.table_id, self.seat, self.cookie, self.host = table_id, seat, cookie, host
         self.states: list[tuple[int, float]] = []  # (version, arrival)
         self.cards: list[tuple[int, float]] = []  # (dealt count, arrival)
         self.kinds = Counter()
@@ -165,8 +165,8 @@ class Client:
         self.closing = False
         self.first_state = asyncio.get_running_loop().create_future()
         self.conn = await connect(
-            f"ws://{LOOPBACK}:{port}/ws/table/{self.table_id}/",
-            origin=f"http://{LOOPBACK}:{port}",
+            f"ws://{self.host}:{port}/ws/table/{self.table_id}/",
+            origin=f"http://{self.host}:{port}",
             additional_headers={"Cookie": self.cookie},
             open_timeout=15,
             close_timeout=5,

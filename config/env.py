@@ -6,6 +6,7 @@ Kept apart from settings.py so the parsing is small, testable and obvious.
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 
@@ -34,6 +35,7 @@ def database_from_url(url: str | None, base_dir: Path, pool_size: int | None = N
     the pool keeps at most `pool_size` per process (DATABASE_POOL_SIZE, 16 when unset)."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": base_dir / "db.sqlite3"}
+    url, hosts, ports = _split_hosts(url)
     # parse() returns a TypedDict (DBConfig); the SQLite default above (its NAME a Path) is
     # not one, so both come back as the plain settings dict Django takes.
     database: dict[str, Any] = dict(
@@ -47,6 +49,8 @@ def database_from_url(url: str | None, base_dir: Path, pool_size: int | None = N
             conn_health_checks=False,
         )
     )
+    if hosts:
+        database.update(HOST=hosts, PORT=ports)
     if pool_size is None:
         pool_size = int(os.environ.get("DATABASE_POOL_SIZE", "16"))
     if database["ENGINE"] == "django.db.backends.postgresql":
@@ -59,10 +63,65 @@ def database_from_url(url: str | None, base_dir: Path, pool_size: int | None = N
     return database
 
 
-def channel_layer_from_url(url: str | None) -> dict[str, Any]:
-    """REDIS_URL → the Redis channel layer; the in-memory layer when unset."""
+def _split_hosts(url: str) -> tuple[str, str, str]:
+    """A libpq multi-host URL (postgres://user@db1:5432,db2:5432/name?target_session_attrs=
+    read-write) → the URL with its first host only, which dj-database-url can parse, and every
+    host and port, comma-separated as libpq takes them in HOST and PORT ("db1,db2",
+    "5432,5432"; a host without a port gets 5432). libpq tries the hosts in turn and, with
+    target_session_attrs=read-write, keeps the one that accepts writes: after a standby is
+    promoted, new connections find it. One host: the URL as it was, and no hosts."""
+    parts = urlsplit(url)
+    credentials, _at, hostlist = parts.netloc.rpartition("@")
+    if "," not in hostlist:
+        return url, "", ""
+    hosts, ports = [], []
+    for entry in hostlist.split(","):
+        host, colon, port = entry.rpartition(":")
+        if not colon or entry.endswith("]"):  # no port given ([::1] is a host alone)
+            host, port = entry, ""
+        hosts.append(host.strip("[]"))
+        ports.append(port or "5432")
+    first = f"{credentials}@{hostlist.split(',')[0]}" if credentials else hostlist.split(",")[0]
+    return urlunsplit(parts._replace(netloc=first)), ",".join(hosts), ",".join(ports)
+
+
+def redis_sentinels(value: str | None) -> list[tuple[str, int]]:
+    """REDIS_SENTINELS ("10.0.0.5:26379,10.0.0.6:26379,…") → [(host, port), …]; empty: none.
+    With Sentinels, REDIS_URL's host is the name of the primary they watch
+    (redis://doubleup/0), and every client asks them where that primary is now."""
+    sentinels = []
+    for entry in (value or "").split(","):
+        if entry.strip():
+            host, _colon, port = entry.strip().rpartition(":")
+            sentinels.append((host, int(port or 26379)) if host else (entry.strip(), 26379))
+    return sentinels
+
+
+def channel_layer_from_url(url: str | None, sentinels: list[tuple[str, int]] | None = None) -> dict[str, Any]:
+    """REDIS_URL → the Redis channel layer; the in-memory layer when unset. With `sentinels`
+    (REDIS_SENTINELS), the layer's pool asks them for the current primary of the service
+    REDIS_URL names (channels-redis's own Sentinel support) and asks again after a failover."""
     if not url:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    # redis-py 8 caps an async pool at 100 connections and fails at once when it is
+    # exhausted; keep the cap deliberate. It also defaults socket_timeout to 5 s, which must
+    # not cut a quiet subscription: bounded, but above that.
+    limits = {"max_connections": 2000, "socket_timeout": 15}
+    if sentinels:
+        parts = urlsplit(url)
+        host: dict[str, Any] = {
+            "master_name": parts.hostname,
+            "sentinels": sentinels,
+            "db": int(parts.path.strip("/") or 0),
+            # A Sentinel that is down must not hold up the question: ask the next one.
+            "sentinel_kwargs": {"socket_timeout": 1, "socket_connect_timeout": 1},
+            "socket_connect_timeout": 2,
+            **limits,
+        }
+        if parts.password:
+            host["password"] = parts.password
+    else:
+        host = {"address": url, **limits}
     return {
         # Pub/sub: a group message is one PUBLISH, and each process gets it once and hands it
         # to its own sockets, where the list-based layer queues and pops it per socket (a
@@ -70,21 +129,30 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
         # Group messages here are only "changed, version N" hints, resynced on a gap, so
         # pub/sub's at-most-once delivery is what the design already assumes (STYLE pitfall 1).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {
-            # redis-py 8 caps an async pool at 100 connections and fails at once when it is
-            # exhausted; keep the cap deliberate. It also defaults socket_timeout to 5 s,
-            # which must not cut a quiet subscription: bounded, but above that.
-            "hosts": [{"address": url, "max_connections": 2000, "socket_timeout": 15}],
-        },
+        "CONFIG": {"hosts": [host]},
     }
 
 
-def cache_from_url(url: str | None, key_prefix: str = "doubleup") -> dict:
+def cache_from_url(
+    url: str | None, key_prefix: str = "doubleup", sentinels: list[tuple[str, int]] | None = None
+) -> dict:
     """Shared cache (login throttling, rate limits) in Redis; per-process memory when unset.
-    `key_prefix` keeps two sites (or two test runs) on one Redis from counting each other's."""
+    `key_prefix` keeps two sites (or two test runs) on one Redis from counting each other's.
+    With `sentinels` (REDIS_SENTINELS), django-redis's Sentinel connection factory finds the
+    primary of the service REDIS_URL names (reads too: a replica's counts may lag)."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     # django-redis, not Django's own Redis backend: Django makes a cache object per thread and
     # per asyncio task (every socket), and its backend opened a connection pool for each,
     # kept as long as the socket; django-redis shares one pool per process.
-    return {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": key_prefix}
+    cache: dict[str, Any] = {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": key_prefix}
+    if sentinels:
+        cache["OPTIONS"] = {
+            "CONNECTION_FACTORY": "django_redis.pool.SentinelConnectionFactory",
+            "SENTINELS": sentinels,
+            "SENTINEL_KWARGS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+            # The cache is never worth a long wait: a throttle check fails fast in a failover.
+            "SOCKET_CONNECT_TIMEOUT": 2,
+            "SOCKET_TIMEOUT": 2,
+        }
+    return cache

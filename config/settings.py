@@ -10,7 +10,14 @@ from pathlib import Path
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import cache_from_url, channel_layer_from_url, database_from_url, env_bool, env_list
+from config.env import (
+    cache_from_url,
+    channel_layer_from_url,
+    database_from_url,
+    env_bool,
+    env_list,
+    redis_sentinels,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -128,8 +135,13 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"), BASE_DIR)}
-CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
-CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"), os.environ.get("CACHE_KEY_PREFIX") or "doubleup")}
+REDIS_SENTINELS = redis_sentinels(os.environ.get("REDIS_SENTINELS"))
+CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"), REDIS_SENTINELS)}
+CACHES = {
+    "default": cache_from_url(
+        os.environ.get("REDIS_URL"), os.environ.get("CACHE_KEY_PREFIX") or "doubleup", REDIS_SENTINELS
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [  # Django's checks in the site's own words (accounts/passwords.py)

@@ -176,6 +176,7 @@ class LiveClient:
     def __init__(self, connection, *, url=None, origin=None, cookie=b"", reconnect=False):
         self.connection = connection
         self.received: list[dict] = []
+        self.received_at: list[float] = []  # when each arrived (time.monotonic())
         self.upstreams: list[str | None] = [_upstream(connection)]
         self.connected_at = [0]  # per connection: how many messages came before it
         self.closes: list[int | None] = []
@@ -199,6 +200,7 @@ class LiveClient:
             try:
                 async for raw in self.connection:
                     self.received.append(json.loads(raw))
+                    self.received_at.append(time.monotonic())
             except Exception:
                 pass  # the server went away; the test decides what that means
             code = self.connection.close_code

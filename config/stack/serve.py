@@ -16,6 +16,7 @@ Environment (besides the site's own; all of it commented in config/production.en
   STACK_BEHIND_TLS_PROXY  1: TLS ends at a proxy in front, whose X-Forwarded-Proto is passed on
   STACK_TABLE_AFFINITY 0: spread a table's sockets over the processes like every connection
                        (default 1: all on the process the table's path hashes to)
+  STACK_PING_INTERVAL  seconds a quiet websocket waits before daphne pings it (default 20)
   MALLOC_ARENA_MAX     set to 2 for the processes when unset (site_environment, below)
 """
 
@@ -111,6 +112,7 @@ def main() -> None:
         "table_group": "daphne" if os.environ.get("STACK_TABLE_AFFINITY") == "0" else "daphne_tables",
         "analysis_worker": os.environ.get("STACK_ANALYSIS_WORKER", "1") == "1",
         "runtables": os.environ.get("STACK_RUNTABLES") == "1",
+        "ping_interval": os.environ.get("STACK_PING_INTERVAL") or "20",
     }
     render("nginx.conf", run_dir, context)
     conf = render("supervisord.conf", run_dir, context)

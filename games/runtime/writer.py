@@ -29,7 +29,7 @@ from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
-from django.db import OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -115,6 +115,14 @@ def _act(*, table_id: int, action: dict, expected_version: int | None, user, iss
                 return _stored(change, notify, committed=False)
         except _MovedOn:
             acted_on, loaded = loaded.version, _load(table_id, None)  # what is true now
+        except IntegrityError:
+            # The command's own rows (a hand's bury, a new hand) collided with those of a
+            # writer that took the same step first and committed while this one wrote: two
+            # processes' clocks racing for one table (its sockets on two hosts). The table
+            # moved on, just as when the compare-and-set finds it so; anything else is a bug.
+            acted_on, loaded = loaded.version, _load(table_id, None)
+            if loaded.version == acted_on:
+                raise
     raise _stale(loaded.version, acted_on)
 
 

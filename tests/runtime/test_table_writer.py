@@ -281,3 +281,27 @@ async def test_a_table_moved_on_elsewhere_is_refused_from_the_loop_and_writes_no
         await _play_async(held, players)
     assert refused.value.code == "stale_version" and refused.value.params["current"] == moved_on
     assert await sync_to_async(_logged)(held.table.pk) == logged
+
+
+def test_rows_another_writer_stored_first_make_the_action_stale_not_an_error(players, fast_clock):
+    """Two processes' clocks bury for the same table at once: the second one's Bury row meets
+    the first's (one per hand) before its compare-and-set could find the table moved on."""
+    from games.models import Bury
+
+    table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
+    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
+    drive(table.pk, players, lambda game: game.phase == "bury")
+    table_cache.forget_all()
+    held = table_cache.read(table.pk)
+    dealer = held.game.dealer
+    bury = {"type": "bury", "cards": engine.view(held.game, dealer)["hand"][-8:]}
+    writer.table_act(table_id=table.pk, action=bury, expected_version=held.version, user=players[dealer])
+    table_cache.forget_all()
+    table_cache.remember(held)  # this process did not hear of the other's bury
+    logged = TableEvent.objects.filter(table=table).count()
+
+    with pytest.raises(Refusal) as refused:
+        writer.table_act(table_id=table.pk, action=bury, expected_version=held.version, user=players[dealer])
+    assert refused.value.code == "stale_version"
+    assert Bury.objects.filter(hand__match__table=table).count() == 1
+    assert TableEvent.objects.filter(table=table).count() == logged
