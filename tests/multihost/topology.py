@@ -20,6 +20,7 @@ import pwd
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,7 @@ SENTINEL_PORTS = (26379, 26380, 26381)
 MASTER = "doubleup"  # the name the Sentinels know the Redis primary by
 APP_PORT = 8000
 FRONT_FAIL_TIMEOUT_S = 2  # how long the front skips a host that failed
+RELAY_OFFSET = 10000  # the slow link's relay takes a data port's traffic on that port plus this
 
 
 def run(*command: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -250,8 +252,7 @@ class Topology:
 
     def serve(self) -> "Topology":
         """The application hosts and the front proxy."""
-        for app in APPS:
-            self.start_app(app)
+        self.start_app(*APPS)
         self._front()
         return self
 
@@ -375,18 +376,20 @@ class Topology:
             **self.apps_env,
         }
 
-    def start_app(self, app: str) -> None:
-        """The production stack command of one application host (config/stack/serve.py,
-        as `config/stack/run` ends), in that host's namespace."""
-        env = self.app_env(app)
-        env.pop("DEBUG", None)
-        process = self._process(app, app, [sys.executable, "config/stack/serve.py"], env)
-        run_dir = Path(env["STACK_RUN_DIR"])
+    def start_app(self, *apps: str) -> None:
+        """The production stack command of application hosts (config/stack/serve.py, as
+        `config/stack/run` ends), each in its namespace; they start side by side."""
+        started = {}
+        for app in apps:
+            env = self.app_env(app)
+            env.pop("DEBUG", None)
+            started[app] = self._process(app, app, [sys.executable, "config/stack/serve.py"], env)
         deadline = time.monotonic() + 60
-        while not status.ready(run_dir, 1):
-            if not process.alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"{app} did not start: {self.log(app)[-3000:]}")
-            time.sleep(0.1)
+        for app, process in started.items():
+            while not status.ready(self.base / app, 1):  # its STACK_RUN_DIR
+                if not process.alive() or time.monotonic() > deadline:
+                    raise RuntimeError(f"{app} did not start: {self.log(app)[-3000:]}")
+                time.sleep(0.1)
 
     def _front(self) -> None:
         conf = self.base / "front.conf"
@@ -463,18 +466,23 @@ class Topology:
         """What a test broke, mended for the next: both application hosts up and reachable,
         a Redis replica beside the primary, a synchronous PostgreSQL standby."""
         mended = False
+        relay = self.processes.pop("slowlink", None)
+        if relay:  # the application hosts' connections go through it: they restart without
+            self.stop_apps()
+            relay.stop()
         for app in APPS:
             for link in ("eth-front", "eth-data"):
                 run(*in_ns(app, "ip", "link", "set", link, "up"))
             run(*in_ns(app, "iptables", "-F"))
-            run(*in_ns(app, "tc", "qdisc", "del", "dev", "eth-data", "root"), check=False)
-            if not self.processes[app].alive():
-                self.start_app(app)
-                mended = True
+            run(*in_ns(app, "iptables", "-t", "nat", "-F"))
+        down = [app for app in APPS if not self.processes[app].alive()]
+        if down:
+            self.start_app(*down)
+            mended = True
+        for app in APPS:
             mended = self.wait_serving(app) > 0 or mended
         if mended:
             time.sleep(FRONT_FAIL_TIMEOUT_S)  # the front tries a host it skipped again
-        run(*in_ns("data", "tc", "qdisc", "del", "dev", "eth-data", "root"), check=False)
         primary_port = self.redis_primary()
         for port in self.redis_ports:
             if not self.processes[f"redis-{port}"].alive():
@@ -486,31 +494,53 @@ class Topology:
                 primary.query("alter system set synchronous_standby_names = 'standby'")
                 primary.query("select pg_reload_conf()")
 
-    def slow_data_links(self, delay_ms: int, jitter_ms: int, loss: float) -> bool:
+    def slow_data_links(self, delay_ms: int, jitter_ms: int, loss: float) -> None:
         """The links between the application hosts and the data host made slow and lossy:
-        netem (delay ± jitter on what the application hosts send to it, loss each way) where
-        the kernel has it; else the loss alone, from iptables' statistic match. True when the
-        delay was added. `heal` ends both."""
-        delayed = True
+        every connection of theirs to a data port goes through a relay on the data host that
+        holds each chunk `delay_ms` ± `jitter_ms` in each direction (tests/multihost/slowlink.py;
+        kernels without netem exist), and iptables' statistic match drops `loss` of their
+        packets each way. The application hosts restart behind it, so that no connection they
+        had open goes around it. `heal` ends it."""
+        routes = [f"{DATA_IP}:{port + RELAY_OFFSET}={DATA_IP}:{port}" for port in self.data_ports()]
+        relay = [sys.executable, "-m", "tests.multihost.slowlink", "--delay-ms", str(delay_ms)]
+        self._process("slowlink", "data", [*relay, "--jitter-ms", str(jitter_ms), *routes])
+        for port in self.data_ports():
+            wait_until(lambda port=port: _connects(DATA_IP, port + RELAY_OFFSET), "the slow link's relay")
+        self.stop_apps()
         for app in APPS:
-            netem = ["tc", "qdisc", "add", "dev", "eth-data", "root", "netem"]
-            added = run(
-                *in_ns(app, *netem, "delay", f"{delay_ms}ms", f"{jitter_ms}ms", "loss", f"{loss * 100:g}%"), check=False
-            )
-            if added.returncode == 0:
-                run(
-                    *in_ns(
-                        "data", "tc", "qdisc", "replace", "dev", "eth-data", "root", "netem", "loss", f"{loss * 100:g}%"
-                    )
-                )
-                continue
-            delayed = False  # no netem in this kernel ("Specified qdisc kind is unknown")
+            for port in self.data_ports():  # a new connection's destination, rewritten
+                to_relay = ["--dport", str(port), "-j", "DNAT", "--to-destination", f"{DATA_IP}:{port + RELAY_OFFSET}"]
+                run(*in_ns(app, "iptables", "-t", "nat", "-A", "OUTPUT", "-p", "tcp", "-d", DATA_IP, *to_relay))
             for chain, address in (("OUTPUT", "-d"), ("INPUT", "-s")):
                 run(
                     *in_ns(app, "iptables", "-A", chain, address, DATA_IP, "-m", "statistic"),
                     *("--mode", "random", "--probability", str(loss), "-j", "DROP"),
                 )
-        return delayed
+        self.start_app(*APPS)
+        for app in APPS:
+            self.wait_serving(app)
+
+    def data_ports(self) -> tuple[int, ...]:
+        return (*PG_PORTS, *self.redis_ports, *SENTINEL_PORTS)
+
+    def stop_apps(self) -> None:
+        for app in APPS:  # supervisord stops the host's processes, then itself
+            if self.processes[app].alive():
+                os.kill(self.processes[app].pid, signal.SIGTERM)
+        for app in APPS:
+            self.processes[app].stop()
+            wait_until(lambda app=app: not self.pids_in(app), f"the end of {app}'s processes", 20)
+
+    def round_trip_ms(self, app: str, queries: int = 5) -> float:
+        """The median time of a PostgreSQL `SELECT 1` from an application host to the primary
+        (psql's timing of each query on one connection: one round trip and the query)."""
+        primary = self.pg_primary()
+        timed = ["-c", "\\timing on", *["-c", "select 1"] * queries]
+        command = ["psql", "-h", DATA_IP, "-p", str(primary.port), "-U", PG_USER, "-At", *timed, "postgres"]
+        output = run(*in_ns(app, *command)).stdout
+        times = [float(line.split()[1]) for line in output.splitlines() if line.startswith("Time:")]
+        assert len(times) == queries, output
+        return statistics.median(times)
 
     # --- teardown ------------------------------------------------------------------------
 
