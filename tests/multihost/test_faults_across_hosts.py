@@ -238,10 +238,11 @@ async def test_a_hand_completes_over_slow_lossy_links_to_the_data_host(site, pla
     before = await sync_to_async(site.round_trip_ms)("app1")
     await sync_to_async(site.slow_data_links)(DELAY_MS, JITTER_MS, 0.01)
     # The delay is really there: a query's round trip from each application host gained
-    # about two delays (the median of a few: a lost packet costs a retransmission).
+    # two delays (the median of a few: a lost packet costs a retransmission), and a busy
+    # machine (two hosts just started on two cores) may add some to the relay's.
     after = {app: await sync_to_async(site.round_trip_ms)(app) for app in APPS}
     for app, round_trip in after.items():
-        assert 2 * (DELAY_MS - JITTER_MS) <= round_trip - before <= 2 * (DELAY_MS + JITTER_MS) + 30, (app, round_trip)
+        assert 2 * (DELAY_MS - JITTER_MS) <= round_trip - before <= 2 * (DELAY_MS + JITTER_MS) + 100, (app, round_trip)
     table = await sync_to_async(make_table)(players[0], players=players)
     clients = await open_clients(site, table, players)
     assert {host_of(client) for client in clients} == {"app1", "app2"}
