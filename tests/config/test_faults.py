@@ -27,9 +27,7 @@ from tests.servers import LiveClient, Server, Stack
 from tests.services import OwnPostgres, OwnRedis
 from tests.table_driver import assert_log_whole, choose_action, load, own_cards, play_until
 
-# One worker runs every test that starts the production stack (tests/settings.py, .ci/test):
-# they collect the static files into one directory, and the multi-host topology has fixed names.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.xdist_group("stacks")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 DONE = ("scored", "finished")
 

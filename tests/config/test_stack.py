@@ -17,9 +17,7 @@ from tests.conftest import make_table, session_cookie
 from tests.servers import LiveClient, Stack
 from tests.table_driver import assert_log_whole, play_until
 
-# One worker runs every test that starts the production stack (tests/settings.py, .ci/test):
-# they collect the static files into one directory, and the multi-host topology has fixed names.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.xdist_group("stacks")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,14 @@ table's four sockets spread over both application hosts and a bot table playing 
   no netem) and 1 % of their packets lost each way (iptables' statistic match).
 
 Each ends with every accepted action stored exactly once, no table stalled, and every socket
-showing what a fresh socket of its seat is shown (tests/multihost/checks.py). The topology
-has fixed names and addresses: its tests share the pytest-xdist group of every test that
-starts the production stack, which one worker runs (.ci/test)."""
+showing what a fresh socket of its seat is shown (tests/multihost/checks.py). One file: the
+topology has fixed names and addresses, and pytest-xdist's `--dist loadfile` (.ci/test)
+keeps a file on one worker."""
 
 import asyncio
 import statistics
 import time
 
-import pytest
 from asgiref.sync import sync_to_async
 
 from games.models import TableEvent
@@ -42,8 +41,6 @@ from tests.table_driver import load, play_until
 # hosts ping each quiet socket every second); the page backs off 0.5 s and the front skips
 # the dead host after a 1 s connect timeout: every socket is back on the other host by then.
 RECONNECT_BOUND_S = 8.0
-
-pytestmark = pytest.mark.xdist_group("stacks")
 
 
 async def test_an_application_host_vanishes_its_sockets_and_the_table_clock_go_to_the_other(site, players):
