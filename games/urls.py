@@ -31,6 +31,7 @@ urlpatterns = [
     path("events/", event_views.events_list, name="events"),
     path("events/new/", event_views.event_create, name="event_create"),
     path("events/<int:event_id>/", event_views.event_page, name="event"),
+    path("events/<int:event_id>/tables/<int:event_table_id>/", event_views.event_watch, name="event_watch"),
     path("events/<int:event_id>/register/", event_views.event_register, name="event_register"),
     path("events/<int:event_id>/check-in/", event_views.event_check_in, name="event_check_in"),
 ]

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.duplicate.models import BoardResult, Entry, Event
+from games.duplicate.models import BoardResult, Entry, Event, EventTable
 from games.duplicate.scoring import Standing, TableResult, standings
 from games.models import Table
 
@@ -108,3 +108,20 @@ def finished_results(event: Event) -> list[dict]:
 def _side_name(names: dict[Any, str], first, second) -> list[str | None]:
     """The side's entries' names (a pair's once), None for a bot."""
     return [names[e] if e is not None else None for e in dict.fromkeys((first, second))]
+
+
+def current_tables(event: Event) -> list[dict]:
+    """The current round's tables, each with its two sides' names (None: a bot)."""
+    if not event.current_round:
+        return []
+    names = entry_names(event)
+    rows = EventTable.objects.filter(round__event=event, round__number=event.current_round).order_by("number")
+    return [
+        {
+            "id": at.pk,
+            "number": at.number,
+            "north_south": _side_name(names, at.seats[0], at.seats[2]),
+            "east_west": _side_name(names, at.seats[1], at.seats[3]),
+        }
+        for at in rows
+    ]

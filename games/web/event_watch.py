@@ -1,0 +1,49 @@
+"""Watching an event's table (docs/events.md, "Spectators"): its page and its socket, which
+re-renders the delayed view from the database whenever the event changes. What it shows is
+games/duplicate/watching.py's decision: nothing of a board some table may still be playing."""
+
+import json
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.duplicate import selectors, watching
+from games.duplicate.models import EventTable
+from games.web.event_socket import EventConsumer
+from games.words.faces import faces
+from games.words.seats import SEAT_NAMES
+
+
+def watch_context(event_table: EventTable) -> dict:
+    view = watching.table_watch(event_table, selectors.entry_names(event_table.round.event))
+    for board in view["boards"]:
+        if board["state"] == "released":
+            board["dealer_name"] = SEAT_NAMES[board["dealer"]]
+            board["held"] = [
+                {"place": SEAT_NAMES[seat], "cards": faces(cards, None)} for seat, cards in enumerate(board["held"])
+            ]
+            board["kitty"] = faces(board["kitty"], None)
+    view["seats"] = [{"place": SEAT_NAMES[seat], "name": name} for seat, name in enumerate(view["seats"])]
+    return view
+
+
+def render_watch(event_table: EventTable) -> str:
+    return render_to_string("games/partials/event_watch.html", {"watch": watch_context(event_table)})
+
+
+class WatchConsumer(EventConsumer):
+    """The event's socket, showing one table's delayed view instead of the standings."""
+
+    def _may_watch(self, user) -> bool:
+        table_id = self.scope["url_route"]["kwargs"]["event_table_id"]
+        return super()._may_watch(user) and EventTable.objects.filter(pk=table_id, round__event=self.event_id).exists()
+
+    async def event_changed(self, event):
+        html = await database_sync_to_async(self._render)()
+        await self.send(text_data=json.dumps({"type": "watch", "html": html}))
+
+    def _render(self) -> str:
+        table_id = self.scope["url_route"]["kwargs"]["event_table_id"]
+        with translation.override(self.language):
+            return render_watch(EventTable.objects.select_related("round__event").get(pk=table_id))
