@@ -11,25 +11,29 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import is_guest
-from games import selectors as table_selectors
 from games.duplicate import selectors, service
 from games.duplicate.models import Event, EventTable
 from games.engine import Refusal
 from games.web.event_forms import EventForm
-from games.web.event_socket import standings_rows
+from games.web.event_socket import regions_context
 from games.web.event_watch import watch_context
 from games.words.refusals import refusal_text
-from games.words.seats import SEAT_NAMES
 
 
-def events_list(request):
-    shown = list(selectors.visible_events(request.user))
+def event_groups(user, limit: int | None = None) -> list[tuple[str, str, list[Event]]]:
+    """The events the user may see as (key, title, events): upcoming and running soonest
+    first, finished latest first; `limit` of each (the lobby shows a few)."""
+    shown = list(selectors.visible_events(user))
     groups = [
         ("upcoming", _("Upcoming"), [e for e in shown if e.status == Event.Status.REGISTRATION]),
         ("running", _("Running"), [e for e in shown if e.status == Event.Status.RUNNING]),
         ("finished", _("Finished"), [e for e in shown if e.status == Event.Status.FINISHED][::-1]),
     ]
-    return render(request, "games/events.html", {"groups": groups})
+    return [(key, title, rows[:limit]) for key, title, rows in groups]
+
+
+def events_list(request):
+    return render(request, "games/events.html", {"groups": event_groups(request.user)})
 
 
 def visible_event(request, event_id: int) -> Event:
@@ -41,22 +45,9 @@ def visible_event(request, event_id: int) -> Event:
 
 def event_page(request, event_id: int):
     event = visible_event(request, event_id)
-    names = selectors.entry_names(event)
-    table = selectors.user_table(event, request.user)
-    return render(
-        request,
-        "games/event.html",
-        {
-            "event": event,
-            "entries": [(names[e.pk], e.checked_in_at is not None) for e in event.entries.all()],
-            "mine": selectors.entry_of(event, request.user),
-            "my_table_url": table_selectors.table_url(table) if table else None,
-            "standings": standings_rows(event),
-            "tables": selectors.current_tables(event),
-            "ws_path": f"/ws/event/{event.pk}/",
-            "boards": [{**b, "dealer_name": SEAT_NAMES[b["dealer"]]} for b in selectors.finished_results(event)],
-        },
-    )
+    context = regions_context(event, request.user)
+    context.update(mine=selectors.entry_of(event, request.user), ws_path=f"/ws/event/{event.pk}/")
+    return render(request, "games/event.html", context)
 
 
 def event_watch(request, event_id: int, event_table_id: int):

@@ -2,9 +2,6 @@
 re-renders the delayed view from the database whenever the event changes. What it shows is
 games/duplicate/watching.py's decision: nothing of a board some table may still be playing."""
 
-import json
-
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -39,11 +36,8 @@ class WatchConsumer(EventConsumer):
         table_id = self.scope["url_route"]["kwargs"]["event_table_id"]
         return super()._may_watch(user) and EventTable.objects.filter(pk=table_id, round__event=self.event_id).exists()
 
-    async def event_changed(self, event):
-        html = await database_sync_to_async(self._render)()
-        await self.send(text_data=json.dumps({"type": "watch", "html": html}))
-
-    def _render(self) -> str:
+    def _render(self) -> dict:
         table_id = self.scope["url_route"]["kwargs"]["event_table_id"]
         with translation.override(self.language):
-            return render_watch(EventTable.objects.select_related("round__event").get(pk=table_id))
+            html = render_watch(EventTable.objects.select_related("round__event").get(pk=table_id))
+        return {"type": "watch", "html": html}

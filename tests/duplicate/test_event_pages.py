@@ -139,3 +139,17 @@ def test_a_player_creates_a_private_event_from_the_form_and_staff_a_public_one(o
     assert Event.objects.get(name="Open night").is_private is False
     chinese = signed_in(player, "zh-hans").get(reverse("event_create")).text
     assert "新建比赛" in chinese and "每轮副数" in chinese
+
+
+def test_the_lobby_lists_events_and_every_page_links_them_in_both_languages(organiser):
+    upcoming = an_event(organiser, name="Friday pairs")
+    secret = an_event(make_user("someone"), name="Secret pairs", is_private=True)
+    for language, word in (("en", "Events"), ("zh-hans", "比赛")):
+        client = Client(headers={"accept-language": language})
+        html = client.get("/").content.decode()
+        assert f'href="/events/{upcoming.pk}/"' in html and "Friday pairs" in html
+        assert "Secret pairs" not in html and f"/events/{secret.pk}/" not in html
+        assert 'data-testid="all-events"' in html
+        for page in ("/", "/leaderboard/", f"/events/{upcoming.pk}/"):
+            menu = client.get(page).content.decode().split('class="site-nav"')[1].split("</nav>")[0]
+            assert 'href="/events/"' in menu and word in menu
