@@ -157,5 +157,6 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
         "moderator": [
             ("moderate-user", "/moderation/users/jo/"),
             ("moderate-table", f"/moderation/tables/{played.pk}/"),
+            ("event-results-adjust", f"/events/{site['finished_event'].pk}/results/adjust/"),
         ],
     }

@@ -7,6 +7,7 @@ from django.db.models import Q, QuerySet
 
 from games.duplicate.models import BoardResult, Entry, Event, EventTable
 from games.duplicate.scoring import Standing, TableResult, standings
+from games.duplicate.watching import sorted_holdings
 from games.models import Table
 
 
@@ -81,17 +82,20 @@ def finished_results(event: Event) -> list[dict]:
         .select_related("board", "event_table")
         .order_by("board__number", "event_table__round__number", "event_table__number")
     )
+    rules = event.game_rules()
     boards: dict[int, dict] = {}
     for row in rows:
-        board = boards.setdefault(
-            row.board.number,
-            {
+        if row.board.number not in boards:
+            held, kitty = sorted_holdings(row.board.board(rules))  # every table has played it
+            boards[row.board.number] = {
                 "number": row.board.number,
                 "dealer": row.board.dealer,
                 "levels": (row.board.levels["0"], row.board.levels["1"]),  # North-South, East-West
+                "held": held,
+                "kitty": kitty,
                 "results": [],
-            },
-        )
+            }
+        board = boards[row.board.number]
         seats = row.event_table.seats
         board["results"].append(
             {

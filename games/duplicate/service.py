@@ -148,6 +148,19 @@ def event_register(*, event_id: int, user, partner=None) -> Entry:
     return entry
 
 
+@transaction.atomic
+def event_withdraw(*, event_id: int, user) -> None:
+    """The user's entry leaves the event (either player of a pair withdraws it), while
+    registration is open: once a round has started, the movement rests on the entries."""
+    event = _locked(event_id)
+    _open_for_registration(event)
+    entry = event.entries.filter(player=user).first() or event.entries.filter(partner=user).first()
+    if entry is None:
+        raise _refuse("not_entered", gettext_noop("You are not entered in this event."))
+    entry.delete()
+    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+
+
 def _name(user_id: int) -> str:
     return get_user_model().objects.filter(pk=user_id).values_list("username", flat=True).first() or "?"
 

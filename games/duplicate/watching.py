@@ -12,6 +12,7 @@ still let a fast table's board reach a slow table's ear (RULES §9).
 from django.db.models import Count
 
 from games import engine
+from games.duplicate.boards import Board
 from games.duplicate.models import BoardResult, EventBoard, EventRound, EventTable
 
 
@@ -27,6 +28,18 @@ def released_boards(event_round: EventRound) -> set[int]:
         .filter(tables=len(tables))
     )
     return {row["board__number"] for row in done}
+
+
+def sorted_holdings(board: Board) -> tuple[list[list[str]], list[str]]:
+    """Each seat's dealt cards and the kitty, sorted as a hand is shown at the board's level
+    (the dealer's team's; trump is the players' choice, so none is marked)."""
+    level = board.levels[str(board.dealer % 2)]
+    held, kitty = board.holdings()
+
+    def shown(cards: list[str]) -> list[str]:
+        return engine.sort_cards(cards, level, None, board.rules.permanent_twos)
+
+    return [shown(held[seat]) for seat in range(4)], shown(kitty)
 
 
 def table_watch(event_table: EventTable, names: dict) -> dict:
@@ -45,19 +58,14 @@ def table_watch(event_table: EventTable, names: dict) -> dict:
             boards.append({"number": number, "state": "played" if result else "to_play"})
             continue
         board = rows[number].board(rules)
-        level = board.levels[str(board.dealer % 2)]
-        held, kitty = board.holdings()
-
-        def shown(cards: list[str], level=level) -> list[str]:
-            return engine.sort_cards(cards, level, None, rules.permanent_twos)
-
+        held, kitty = sorted_holdings(board)
         boards.append(
             {
                 "number": number,
                 "state": "released",
                 "dealer": board.dealer,
-                "held": [shown(held[seat]) for seat in range(4)],
-                "kitty": shown(kitty),
+                "held": held,
+                "kitty": kitty,
                 "defenders_score": result.scored_score if result else None,
                 "adjusted": bool(result and result.adjusted_score is not None),
             }

@@ -22,6 +22,7 @@ from games.web.i18n import language_for_scope
 from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
+from games.words.faces import faces
 from games.words.seats import SEAT_NAMES
 
 # Region (its element's id is "event-<region>") -> its partial: the page includes the same.
@@ -50,6 +51,12 @@ def standings_rows(event: Event) -> list[dict]:
     ]
 
 
+def with_faces(board: dict) -> dict:
+    """A released board's holdings as faces, each seat's with its place's name."""
+    held = [{"place": SEAT_NAMES[seat], "cards": faces(cards, None)} for seat, cards in enumerate(board["held"])]
+    return {**board, "dealer_name": SEAT_NAMES[board["dealer"]], "held": held, "kitty": faces(board["kitty"], None)}
+
+
 def regions_context(event: Event, user) -> dict:
     """What the page's live regions show, for this reader (their own table's link)."""
     names = selectors.entry_names(event)
@@ -60,7 +67,7 @@ def regions_context(event: Event, user) -> dict:
         "my_table_url": table_selectors.table_url(table) if table else None,
         "standings": standings_rows(event),
         "tables": selectors.current_tables(event),
-        "boards": [{**b, "dealer_name": SEAT_NAMES[b["dealer"]]} for b in selectors.finished_results(event)],
+        "boards": [with_faces(b) for b in selectors.finished_results(event)],
     }
 
 

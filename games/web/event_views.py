@@ -114,3 +114,11 @@ def event_check_in(request, event_id: int):
     event = visible_event(request, event_id)
     _act(request, event, lambda: service.event_check_in(event_id=event.pk, user=request.user))
     return redirect("event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def event_withdraw(request, event_id: int):
+    event = visible_event(request, event_id)
+    _act(request, event, lambda: service.event_withdraw(event_id=event.pk, user=request.user))
+    return redirect("event", event_id=event.pk)

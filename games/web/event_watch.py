@@ -7,20 +7,13 @@ from django.utils import translation
 
 from games.duplicate import selectors, watching
 from games.duplicate.models import EventTable
-from games.web.event_socket import EventConsumer
-from games.words.faces import faces
+from games.web.event_socket import EventConsumer, with_faces
 from games.words.seats import SEAT_NAMES
 
 
 def watch_context(event_table: EventTable) -> dict:
     view = watching.table_watch(event_table, selectors.entry_names(event_table.round.event))
-    for board in view["boards"]:
-        if board["state"] == "released":
-            board["dealer_name"] = SEAT_NAMES[board["dealer"]]
-            board["held"] = [
-                {"place": SEAT_NAMES[seat], "cards": faces(cards, None)} for seat, cards in enumerate(board["held"])
-            ]
-            board["kitty"] = faces(board["kitty"], None)
+    view["boards"] = [with_faces(b) if b["state"] == "released" else b for b in view["boards"]]
     view["seats"] = [{"place": SEAT_NAMES[seat], "name": name} for seat, name in enumerate(view["seats"])]
     return view
 

@@ -106,6 +106,7 @@ async def test_entries_rounds_and_results_are_pushed_after_each_commit(settings)
     await sync_to_async(lambda: play_round(EventRound.objects.get(event=event)))()
     finished = await watcher.receive_until(lambda m: 'data-testid="board-1"' in m["html"]["results"], timeout=20)
     assert "Finished" in finished["html"]["status"]
+    assert cards_in(finished)  # who held which cards, now that no table can play the board
     await watcher.drain()
-    assert all(not cards_in(m) for m in watcher.received)
+    assert all(not cards_in(m) for m in watcher.received if "Finished" not in m["html"]["status"])
     await watcher.close()
