@@ -4,7 +4,7 @@ from games.friends import views as friend_views
 from games.history import views as history_views
 from games.lessons import views as lesson_views
 from games.ratings import views as rating_views
-from games.web import event_views, rules_views, views
+from games.web import event_moderation, event_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -31,6 +31,9 @@ urlpatterns = [
     path("events/", event_views.events_list, name="events"),
     path("events/new/", event_views.event_create, name="event_create"),
     path("events/<int:event_id>/", event_views.event_page, name="event"),
+    path("events/<int:event_id>/tables/<int:event_table_id>/", event_views.event_watch, name="event_watch"),
     path("events/<int:event_id>/register/", event_views.event_register, name="event_register"),
+    path("events/<int:event_id>/results/adjust/", event_moderation.event_results, name="event_results_moderate"),
+    path("events/<int:event_id>/withdraw/", event_views.event_withdraw, name="event_withdraw"),
     path("events/<int:event_id>/check-in/", event_views.event_check_in, name="event_check_in"),
 ]

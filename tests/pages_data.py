@@ -57,6 +57,7 @@ def build_site(password: str) -> dict:
     return {
         "finished_event": finished,
         "upcoming_event": upcoming,
+        "finished_event_table": finished.event_rounds.get().tables.order_by("number").first(),
         "people": people,
         "moderator": moderator,
         "played": Table.objects.get(pk=played.pk),
@@ -134,6 +135,7 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("leaderboard-30d", "/leaderboard/?period=30d"),
             ("events-visitor", "/events/"),
             ("event-finished", f"/events/{site['finished_event'].pk}/"),
+            ("event-table-watch", f"/events/{site['finished_event'].pk}/tables/{site['finished_event_table'].pk}/"),
         ],
         "mei": [
             ("lobby", "/"),
@@ -155,5 +157,6 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
         "moderator": [
             ("moderate-user", "/moderation/users/jo/"),
             ("moderate-table", f"/moderation/tables/{played.pk}/"),
+            ("event-results-adjust", f"/events/{site['finished_event'].pk}/results/adjust/"),
         ],
     }

@@ -13,6 +13,7 @@ Environment (besides the site's own; all of it commented in config/production.en
   STACK_RUN_DIR        sockets, logs, configs, nginx temp (default: a new temporary directory)
   STACK_RUNTABLES      1: also run `manage.py runtables` (all-bot tables with nobody connected)
   STACK_ANALYSIS_WORKER  0: do not run `manage.py analysis_worker` (the hand analyses; default 1)
+  STACK_EVENTS         0: do not run `manage.py events` (duplicate events' rounds; default 1)
   STACK_BEHIND_TLS_PROXY  1: TLS ends at a proxy in front, whose X-Forwarded-Proto is passed on
   STACK_TABLE_AFFINITY 0: spread a table's sockets over the processes like every connection
                        (default 1: all on the process the table's path hashes to)
@@ -113,6 +114,7 @@ def main() -> None:
         "analysis_worker": os.environ.get("STACK_ANALYSIS_WORKER", "1") == "1",
         "runtables": os.environ.get("STACK_RUNTABLES") == "1",
         "ping_interval": os.environ.get("STACK_PING_INTERVAL") or "20",
+        "events": os.environ.get("STACK_EVENTS", "1") == "1",
     }
     render("nginx.conf", run_dir, context)
     conf = render("supervisord.conf", run_dir, context)

@@ -35,6 +35,15 @@ class Board:
     def deck(self) -> list[str]:
         return engine.shuffled_deck(self.seed)
 
+    def holdings(self) -> tuple[dict[int, list[str]], list[str]]:
+        """Who was dealt which cards (seat -> its 25, from the dealer on: RULES §1.3, §3.6)
+        and the kitty, which the dealer picks up (§4.1)."""
+        deck = self.deck()
+        held: dict[int, list[str]] = {seat: [] for seat in range(4)}
+        for index in range(engine.DEALT_CARDS):
+            held[engine.deal_receiver(first=self.dealer, index=index)].append(deck[index])
+        return held, deck[engine.DEALT_CARDS :]
+
     def game(self) -> engine.Game:
         """A match under the board's rules with the board started (about to deal)."""
         game = engine.Game.new(self.rules)

@@ -5,8 +5,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.duplicate.models import BoardResult, Entry, Event
+from games.duplicate.models import BoardResult, Entry, Event, EventTable
 from games.duplicate.scoring import Standing, TableResult, standings
+from games.duplicate.watching import sorted_holdings
 from games.models import Table
 
 
@@ -81,17 +82,20 @@ def finished_results(event: Event) -> list[dict]:
         .select_related("board", "event_table")
         .order_by("board__number", "event_table__round__number", "event_table__number")
     )
+    rules = event.game_rules()
     boards: dict[int, dict] = {}
     for row in rows:
-        board = boards.setdefault(
-            row.board.number,
-            {
+        if row.board.number not in boards:
+            held, kitty = sorted_holdings(row.board.board(rules))  # every table has played it
+            boards[row.board.number] = {
                 "number": row.board.number,
                 "dealer": row.board.dealer,
                 "levels": (row.board.levels["0"], row.board.levels["1"]),  # North-South, East-West
+                "held": held,
+                "kitty": kitty,
                 "results": [],
-            },
-        )
+            }
+        board = boards[row.board.number]
         seats = row.event_table.seats
         board["results"].append(
             {
@@ -108,3 +112,20 @@ def finished_results(event: Event) -> list[dict]:
 def _side_name(names: dict[Any, str], first, second) -> list[str | None]:
     """The side's entries' names (a pair's once), None for a bot."""
     return [names[e] if e is not None else None for e in dict.fromkeys((first, second))]
+
+
+def current_tables(event: Event) -> list[dict]:
+    """The current round's tables, each with its two sides' names (None: a bot)."""
+    if not event.current_round:
+        return []
+    names = entry_names(event)
+    rows = EventTable.objects.filter(round__event=event, round__number=event.current_round).order_by("number")
+    return [
+        {
+            "id": at.pk,
+            "number": at.number,
+            "north_south": _side_name(names, at.seats[0], at.seats[2]),
+            "east_west": _side_name(names, at.seats[1], at.seats[3]),
+        }
+        for at in rows
+    ]

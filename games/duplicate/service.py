@@ -143,7 +143,22 @@ def event_register(*, event_id: int, user, partner=None) -> Entry:
     for person in people:
         if event.entries.filter(player_id=person).exists() or event.entries.filter(partner_id=person).exists():
             raise _refuse("already_entered", gettext_noop("{name} is already entered."), name=_name(person))
-    return Entry.objects.create(event=event, player=user, partner=partner)
+    entry = Entry.objects.create(event=event, player=user, partner=partner)
+    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    return entry
+
+
+@transaction.atomic
+def event_withdraw(*, event_id: int, user) -> None:
+    """The user's entry leaves the event (either player of a pair withdraws it), while
+    registration is open: once a round has started, the movement rests on the entries."""
+    event = _locked(event_id)
+    _open_for_registration(event)
+    entry = event.entries.filter(player=user).first() or event.entries.filter(partner=user).first()
+    if entry is None:
+        raise _refuse("not_entered", gettext_noop("You are not entered in this event."))
+    entry.delete()
+    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
 
 
 def _name(user_id: int) -> str:
@@ -161,6 +176,7 @@ def event_check_in(*, event_id: int, user, now: datetime | None = None) -> Entry
     if entry.checked_in_at is None:
         entry.checked_in_at = now or timezone.now()
         entry.save(update_fields=["checked_in_at"])
+        events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
     return entry
 
 

@@ -11,27 +11,32 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import is_guest
-from games import selectors as table_selectors
 from games.duplicate import selectors, service
-from games.duplicate.models import Event
+from games.duplicate.models import Event, EventTable
 from games.engine import Refusal
 from games.web.event_forms import EventForm
-from games.web.event_socket import standings_rows
+from games.web.event_socket import regions_context
+from games.web.event_watch import watch_context
 from games.words.refusals import refusal_text
-from games.words.seats import SEAT_NAMES
 
 
-def events_list(request):
-    shown = list(selectors.visible_events(request.user))
+def event_groups(user, limit: int | None = None) -> list[tuple[str, str, list[Event]]]:
+    """The events the user may see as (key, title, events): upcoming and running soonest
+    first, finished latest first; `limit` of each (the lobby shows a few)."""
+    shown = list(selectors.visible_events(user))
     groups = [
         ("upcoming", _("Upcoming"), [e for e in shown if e.status == Event.Status.REGISTRATION]),
         ("running", _("Running"), [e for e in shown if e.status == Event.Status.RUNNING]),
         ("finished", _("Finished"), [e for e in shown if e.status == Event.Status.FINISHED][::-1]),
     ]
-    return render(request, "games/events.html", {"groups": groups})
+    return [(key, title, rows[:limit]) for key, title, rows in groups]
 
 
-def _visible(request, event_id: int) -> Event:
+def events_list(request):
+    return render(request, "games/events.html", {"groups": event_groups(request.user)})
+
+
+def visible_event(request, event_id: int) -> Event:
     event = get_object_or_404(Event, pk=event_id)
     if not selectors.event_access(event=event, user=request.user):
         raise Http404(_("No such event."))  # private events do not reveal that they exist
@@ -39,20 +44,26 @@ def _visible(request, event_id: int) -> Event:
 
 
 def event_page(request, event_id: int):
-    event = _visible(request, event_id)
-    names = selectors.entry_names(event)
-    table = selectors.user_table(event, request.user)
+    event = visible_event(request, event_id)
+    context = regions_context(event, request.user)
+    context.update(mine=selectors.entry_of(event, request.user), ws_path=f"/ws/event/{event.pk}/")
+    return render(request, "games/event.html", context)
+
+
+def event_watch(request, event_id: int, event_table_id: int):
+    """A table of the event as a spectator sees it: each board only once no table can still
+    be playing it (games/duplicate/watching.py)."""
+    event = visible_event(request, event_id)
+    event_table = get_object_or_404(
+        EventTable.objects.select_related("round__event"), pk=event_table_id, round__event=event
+    )
     return render(
         request,
-        "games/event.html",
+        "games/event_watch.html",
         {
             "event": event,
-            "entries": [(names[e.pk], e.checked_in_at is not None) for e in event.entries.all()],
-            "mine": selectors.entry_of(event, request.user),
-            "my_table_url": table_selectors.table_url(table) if table else None,
-            "standings": standings_rows(event),
-            "ws_path": f"/ws/event/{event.pk}/",
-            "boards": [{**b, "dealer_name": SEAT_NAMES[b["dealer"]]} for b in selectors.finished_results(event)],
+            "watch": watch_context(event_table),
+            "ws_path": f"/ws/event/{event.pk}/tables/{event_table.pk}/",
         },
     )
 
@@ -85,7 +96,7 @@ def _act(request, event: Event, write) -> None:
 @login_required
 @require_POST
 def event_register(request, event_id: int):
-    event = _visible(request, event_id)
+    event = visible_event(request, event_id)
     partner = None
     if event.kind == Event.Kind.PAIRS:
         username = request.POST.get("partner", "").strip()
@@ -100,6 +111,14 @@ def event_register(request, event_id: int):
 @login_required
 @require_POST
 def event_check_in(request, event_id: int):
-    event = _visible(request, event_id)
+    event = visible_event(request, event_id)
     _act(request, event, lambda: service.event_check_in(event_id=event.pk, user=request.user))
+    return redirect("event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def event_withdraw(request, event_id: int):
+    event = visible_event(request, event_id)
+    _act(request, event, lambda: service.event_withdraw(event_id=event.pk, user=request.user))
     return redirect("event", event_id=event.pk)

@@ -25,6 +25,7 @@ from games.models import Match, Table
 from games.runtime import writer
 from games.runtime.tables import PUBLIC_TURN_LIMIT_S, table_create
 from games.web import rendering
+from games.web.event_views import event_groups
 from games.web.forms import PlayNowForm, TableForm
 from games.web.lobby import lobby_rows
 from games.words.faces import faces
@@ -39,6 +40,9 @@ PLAY_NOW_BOT_SEATS = (1, 2, 3)
 FRONT_DOOR_TRICK = ("SA", "H2", "S10", "SK")
 
 
+LOBBY_EVENTS = 3  # of each kind (upcoming, running, finished); /events/ lists them all
+
+
 def lobby_context(request, form=None) -> dict:
     level = bot_levels.remembered(profile_bot_level(user=request.user)) if request.user.is_authenticated else ""
     visitor = not request.user.is_authenticated or is_guest(request.user)
@@ -50,6 +54,7 @@ def lobby_context(request, form=None) -> dict:
         "front_door_trick": faces(FRONT_DOOR_TRICK, None) if visitor else (),
         # A guest's tables are private (not in the list): the way back to the one under way.
         "guest_table": guest_table(request.user) if is_guest(request.user) else None,
+        "event_groups": event_groups(request.user, limit=LOBBY_EVENTS),
     }
 
 

@@ -129,7 +129,7 @@ def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_s
     stack = Stack(processes=2).start()
     try:
         before = stack.processes()
-        assert set(before) == {"daphne-1", "daphne-2", "analysis-worker", "nginx"}
+        assert set(before) == {"daphne-1", "daphne-2", "analysis-worker", "events", "nginx"}
         stack.kill("daphne-1")
         deadline = time.monotonic() + 30
         while (now := stack.processes()["daphne-1"])["statename"] != "RUNNING" or now["pid"] == before["daphne-1"][
@@ -150,3 +150,44 @@ def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_s
         stack.stop()
     assert stack.process.returncode == 0
     assert not [pid for pid in children if alive(pid)]
+
+
+@pytest.mark.events
+def test_the_stacks_events_process_starts_a_round_that_is_due(collected_static, db):
+    """`manage.py events` runs in the stack (STACK_EVENTS, default on): an event whose start
+    has come gets its first round without anyone asking."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.duplicate import service
+    from games.duplicate.models import Event, EventRound
+    from tests.conftest import make_user
+
+    organiser = make_user("organiser")
+    organiser.is_staff = True
+    organiser.save()
+    event = service.event_create(
+        created_by=organiser,
+        name="Stack night",
+        kind="pairs",
+        rounds=1,
+        boards_per_round=1,
+        round_minutes=30,
+        starts_at=timezone.now() + timedelta(minutes=5),
+    )
+    for i in range(3):
+        first, second = make_user(f"first{i}"), make_user(f"second{i}")
+        service.event_register(event_id=event.pk, user=first, partner=second)
+        service.event_check_in(event_id=event.pk, user=first)
+    Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    stack = Stack(processes=1, STACK_ANALYSIS_WORKER="0").start()
+    try:
+        assert "events" in stack.processes()
+        deadline = time.monotonic() + 60
+        while not EventRound.objects.filter(event=event, number=1).exists():
+            assert time.monotonic() < deadline, "the stack's events process did not start the round"
+            time.sleep(0.3)
+    finally:
+        stack.stop()
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING

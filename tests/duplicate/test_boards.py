@@ -64,3 +64,12 @@ def test_a_malformed_board_is_refused_and_changes_nothing(board):
     with pytest.raises(engine.Refusal):
         engine.apply(game, {"type": "start_hand", "seed": "x", "board": board})
     assert game.to_json() == before
+
+
+def test_holdings_are_the_deal_from_the_dealer_on():
+    board = make_boards("holdings", 1)[0]
+    held, kitty = board.holdings()
+    deck = board.deck()
+    assert [len(held[seat]) for seat in range(4)] == [25, 25, 25, 25] and kitty == deck[100:]
+    assert held[board.dealer][0] == deck[0]  # the dealer receives the first card (RULES §3.6)
+    assert sorted([card for seat in range(4) for card in held[seat]] + kitty) == sorted(deck)

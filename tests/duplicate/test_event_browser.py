@@ -1,8 +1,8 @@
 """In a real chromium against a live server: a player registers with a partner and checks
-in on the event's page, the round starts, a board is played at every table through the
-write path (the test plays the people's turns as they would, the clock's steps and bots as
-the clock does), and the standings on the open page move without a reload (the event's
-socket)."""
+in on the event's page, the round starts, a board is played at every table (through the
+write path, the test playing the people's turns as they would, the clock's steps and bots
+as the clock does; or at the player's own table by clicking cards on the table page), and
+the standings on the open page move without a reload (the event's socket)."""
 
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -95,3 +95,84 @@ def test_register_check_in_and_see_the_standings_move(server, event, browser, se
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "event-standings-phone-en.png"), full_page=True)
     context.close()
+
+
+def test_a_player_plays_a_board_by_clicking_and_the_standings_move(server, event, browser, settings):
+    """mei registers with lin and checks in, opens her table from the event page, and plays
+    the board by clicking her cards; the others at her table are played for (autoplay, as
+    after a time-out), the other table through the write path. The event page, open on
+    another tab, shows the standings move."""
+    from games import engine
+    from games.models import Seat
+    from tests.web.test_browser import at_version, click_cards, wait_for
+
+    settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = log_in(context, server, "mei")
+    page.goto(f"{server}/events/{event.pk}/")
+    page.fill("#partner", "lin")
+    page.get_by_role("button", name="Register").click()
+    page.get_by_role("button", name="Check in").click()
+    page.wait_for_selector('[data-testid="checked-in"]')
+
+    off_the_loop(service.event_start_round, event_id=event.pk)
+    page.wait_for_selector('[data-testid="my-table"]')  # pushed: the page was not reloaded
+    assert page.locator(".event-registration").count() == 0
+    standings = context.new_page()
+    standings.goto(f"{server}/events/{event.pk}/")
+    standings.wait_for_selector("#event-standings >> text=No board has been scored yet.")
+
+    mine = EventTable.objects.get(table__seats__user__username="mei")
+    table_id = mine.table_id
+    seat = Seat.objects.get(table_id=table_id, user__username="mei").position
+    Seat.objects.filter(table_id=table_id, user__isnull=False).exclude(position=seat).update(autoplay=True)
+    page.click('[data-testid="my-table"]')
+    page.wait_for_url(f"**/tables/{table_id}/**")
+
+    rng = __import__("random").Random(42)
+    played = 0  # cards mei played by clicking
+    while True:
+        table, game = wait_for(
+            lambda t, g: (
+                g.phase == "scored"
+                or (g.phase in ("bury", "play") and g.turn == seat)
+                or (g.phase == "bury" and g.dealer == seat)
+            ),
+            table_id,
+            timeout=60,
+            what="mei's turn",
+        )
+        if game.phase == "scored":
+            break
+        at_version(page, table.version)
+        if game.phase == "bury":
+            button, cards = page.locator('[data-action="bury"]'), engine.view(game, seat)["hand"][-8:]
+        else:
+            button, cards = page.locator('[data-action="play"]'), engine.sample_play(game, seat, rng)
+        button.wait_for()
+        click_cards(page, cards)
+        page.wait_for_function(
+            "b => !document.querySelector(`[data-action=${b}]`).disabled",
+            arg=game.phase,
+        )
+        button.click()
+        played += len(cards) if game.phase == "play" else 0
+        wait_for(lambda t, g, v=table.version: t.version > v, table_id, what="mei's move")
+    assert played == 25  # every card of her hand, by clicking
+    assert Seat.objects.get(table_id=table_id, position=seat).autoplay is False  # nobody played for mei
+
+    row = standings.locator('#event-standings [data-testid="standings"] tr', has_text="mei & lin")
+    row.wait_for()  # pushed when mei's table scored the board: nothing to compare with yet
+    off_the_loop(play_other_tables, but=table_id)
+    row.filter(has_text="/ 2").wait_for()  # pushed again: two tables, one other result
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    standings.screenshot(path=str(SHOTS / "event-standings-after-clicking-en.png"), full_page=True)
+    context.close()
+
+
+def play_other_tables(but):
+    for at in EventTable.objects.select_related("table").exclude(table_id=but):
+        users = {s.position: s.user for s in at.table.seats.select_related("user") if s.user_id}
+        drive(at.table.pk, users, lambda game: game.phase == "scored")

@@ -72,12 +72,17 @@ async def test_a_table_finishing_a_board_shows_the_other_table_nothing(settings)
         connected, _ = await refused.connect()
         assert not connected
 
+    # Spectators of table one, over the event's watch socket: the organiser and a player of the
+    # other table, who is about to play the same board.
+    one_at = await sync_to_async(EventTable.objects.select_related("round").get)(table=one)
+    watch_path = f"/ws/event/{one_at.round.event_id}/tables/{one_at.pk}/"
+    spectators = [await ws_client(watch_path, person) for person in (organiser, two_seats[0])]
     clients_one = {seat: await ws_client(f"/ws/table/{one.pk}/", user) for seat, user in one_seats.items()}
     clients_two = {seat: await ws_client(f"/ws/table/{two.pk}/", user) for seat, user in two_seats.items()}
     # Table one plays the first board to its end; table two is dealt the same board meanwhile.
     await play_until(clients_one, one.pk, lambda g: g.phase == "scored", timeout=120)
     await asyncio.sleep(0.3)
-    for client in (*clients_one.values(), *clients_two.values()):
+    for client in (*clients_one.values(), *clients_two.values(), *spectators):
         await client.drain()
 
     state_one, game_one = await load(one.pk)
@@ -85,7 +90,11 @@ async def test_a_table_finishing_a_board_shows_the_other_table_nothing(settings)
     assert game_one.deck == game_two.deck and game_two.phase != "scored"  # the same board, unfinished there
     assert_no_leak(clients_one, state_one.state, game_one.dealer, await public_cards_by_version(one.pk))
     assert_no_leak(clients_two, state_two.state, game_two.dealer, await public_cards_by_version(two.pk))
-    for client in (*clients_one.values(), *clients_two.values()):
+    # The spectators were told table one finished board 1, and shown nothing of it.
+    for spectator in spectators:
+        assert all(m["type"] == "watch" and not cards_in(m) for m in spectator.received)
+        assert 'data-testid="watch-board-1" data-state="played"' in spectator.received[-1]["html"]
+    for client in (*clients_one.values(), *clients_two.values(), *spectators):
         await client.close()
 
 
@@ -106,3 +115,33 @@ def test_while_the_round_is_played_only_a_tables_players_see_its_finished_hands(
     play_round(EventRound.objects.get())
     assert match_access(match=match, user=organiser)  # the round is over: as any private table
     assert not match_access(match=match, user=two_seats[0])
+
+
+@pytest.mark.django_db
+def test_a_spectator_sees_a_board_only_once_every_table_has_played_it(client, settings):
+    """The watch page shows a board's cards once no table of the round can still play it:
+    not while one table has finished it and the other has not."""
+    from games.duplicate import watching
+    from games.duplicate.models import EventRound
+    from tests.table_driver import CARD_ATTR, drive
+
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    _organiser, ((one, one_seats), (two, two_seats)) = running_event.__wrapped__()
+    one_at = EventTable.objects.get(table=one)
+    page = f"/events/{one_at.round.event_id}/tables/{one_at.pk}/"
+    client.force_login(two_seats[0])
+
+    drive(one.pk, one_seats, lambda g: g.phase == "scored" and g.hand_no == 1)
+    assert watching.released_boards(one_at.round) == set()
+    html = client.get(page).content.decode()
+    assert 'data-testid="watch-board-1" data-state="played"' in html and not CARD_ATTR.findall(html)
+
+    drive(two.pk, two_seats, lambda g: g.phase == "scored" and g.hand_no == 1)
+    assert watching.released_boards(EventRound.objects.get()) == {1}
+    html = client.get(page).content.decode()
+    assert 'data-testid="watch-board-1" data-state="released"' in html
+    assert 'data-testid="watch-board-2" data-state="released"' not in html
+    deck = one.matches.get().hands.get(number=1).deck  # the cards shown are the deal's
+    assert sorted(CARD_ATTR.findall(html)) == sorted(deck)

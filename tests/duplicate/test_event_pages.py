@@ -2,6 +2,7 @@
 registration, check-in and standings, and a finished event's results with replay links; in
 both languages; private events hidden from strangers; refusals shown, nothing changed."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -95,6 +96,7 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     page = reverse("event", args=[event.pk])
     running = signed_in(people[0]).get(page).text
     assert 'data-testid="my-table"' in running and 'data-testid="board-1"' not in running  # no results yet
+    assert "data-card=" not in running  # nothing of a board still in play
     play_round(EventRound.objects.get(event=event))
     html = signed_in(people[0]).get(page).text
     assert html.count('<tr><td class="num">') == 3  # three pairs ranked; the bots are not
@@ -105,6 +107,12 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     board = event.boards.get()
     dealer = ("North", "East", "South", "West")[board.dealer]
     assert f"Dealer: {dealer}. Levels: North–South {board.levels['0']}, East–West {board.levels['1']}." in html
+    # Who held which cards: the deal each table played, seat by seat, and the kitty.
+    held = html.split('data-testid="held-1"')[1].split("</details>")[0]
+    deck = results.first().hand.deck
+    assert sorted(re.findall(r'data-card="(\w+)"', held)) == sorted(deck)
+    north = held.split("<dd")[1].split("</dd>")[0]
+    assert sorted(re.findall(r'data-card="(\w+)"', north)) == sorted(board.board(event.game_rules()).holdings()[0][0])
     chinese = signed_in(people[0], "zh-hans").get(page).text
     assert "第 1 副" in chinese and "庄家：" in chinese
 
@@ -139,3 +147,62 @@ def test_a_player_creates_a_private_event_from_the_form_and_staff_a_public_one(o
     assert Event.objects.get(name="Open night").is_private is False
     chinese = signed_in(player, "zh-hans").get(reverse("event_create")).text
     assert "新建比赛" in chinese and "每轮副数" in chinese
+
+
+def test_the_lobby_lists_events_and_every_page_links_them_in_both_languages(organiser):
+    upcoming = an_event(organiser, name="Friday pairs")
+    secret = an_event(make_user("someone"), name="Secret pairs", is_private=True)
+    for language, word in (("en", "Events"), ("zh-hans", "比赛")):
+        client = Client(headers={"accept-language": language})
+        html = client.get("/").content.decode()
+        assert f'href="/events/{upcoming.pk}/"' in html and "Friday pairs" in html
+        assert "Secret pairs" not in html and f"/events/{secret.pk}/" not in html
+        assert 'data-testid="all-events"' in html
+        for page in ("/", "/leaderboard/", f"/events/{upcoming.pk}/"):
+            menu = client.get(page).content.decode().split('class="site-nav"')[1].split("</nav>")[0]
+            assert 'href="/events/"' in menu and word in menu
+
+
+def test_an_entry_withdraws_from_the_page_in_both_languages(organiser):
+    event = an_event(organiser)
+    mei, lin = make_user("mei"), make_user("lin")
+    service.event_register(event_id=event.pk, user=mei, partner=lin)
+    page = reverse("event", args=[event.pk])
+    assert "退出比赛" in signed_in(lin, "zh-hans").get(page).text
+    client = signed_in(lin)
+    assert 'data-testid="withdraw"' in client.get(page).text
+    after = client.post(reverse("event_withdraw", args=[event.pk]), follow=True).text
+    assert not Entry.objects.filter(event=event).exists() and "Nobody has registered yet." in after
+    again = client.post(reverse("event_withdraw", args=[event.pk]), follow=True).text
+    assert "You are not entered in this event." in again  # refused, shown, nothing changed
+
+
+def test_a_moderator_adjusts_a_result_from_the_page_once_every_table_played_its_board(organiser, settings):
+    from games.models import ModerationLog
+    from tests.conftest import make_moderator
+
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    event = an_event(organiser)
+    people = [make_user(f"adj{i}") for i in range(6)]
+    for i in range(3):
+        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    service.event_start_round(event_id=event.pk)
+    page = reverse("event_results_moderate", args=[event.pk])
+    assert signed_in(people[0]).get(page).status_code == 403  # moderators only
+    moderator = signed_in(make_moderator())
+    assert 'data-testid="adjust-link"' in moderator.get(reverse("event", args=[event.pk])).text
+    assert "No board has been played at every table yet." in moderator.get(page).text
+
+    play_round(EventRound.objects.get(event=event))
+    result = BoardResult.objects.filter(board__event=event).first()
+    assert f'name="result" value="{result.pk}"' in moderator.get(page).text
+    refused = moderator.post(page, {"result": result.pk, "defenders_score": 40, "reason": ""}, follow=True).text
+    assert "Give a reason." in refused and BoardResult.objects.get(pk=result.pk).adjusted_score is None
+    assert moderator.post(page, {"result": "x", "defenders_score": 40, "reason": "r"}).status_code == 404
+    done = moderator.post(page, {"result": result.pk, "defenders_score": 40, "reason": "a revoke"}, follow=True)
+    assert "The result is adjusted." in done.text and BoardResult.objects.get(pk=result.pk).adjusted_score == 40
+    assert ModerationLog.objects.get(action="adjust_result").reason == "a revoke"
+    assert "调整成绩" in signed_in(make_moderator("mod2"), "zh-hans").get(page).text

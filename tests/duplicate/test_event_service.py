@@ -255,3 +255,19 @@ def test_a_board_result_records_the_seats_a_bot_played_for_an_absent_player(staf
     assert result.board.number == at.boards[0] and result.hand == hand
     people = [p for p in (1, 2) if at.seats[p] is not None]
     assert result.stand_ins == people
+
+
+def test_an_entry_withdraws_while_registration_is_open_and_not_after(staff):
+    event = new_event(staff)
+    a, b, c, stranger = (make_user(n) for n in ("wa", "wb", "wc", "wstranger"))
+    service.event_register(event_id=event.pk, user=a, partner=b)
+    with pytest.raises(Refusal) as refused:
+        service.event_withdraw(event_id=event.pk, user=stranger)
+    assert refused.value.code == "not_entered" and event.entries.count() == 1
+    service.event_withdraw(event_id=event.pk, user=b)  # either player of the pair
+    assert not event.entries.exists()
+    service.event_register(event_id=event.pk, user=a, partner=c)  # free to enter again
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    with pytest.raises(Refusal) as refused:
+        service.event_withdraw(event_id=event.pk, user=a)
+    assert refused.value.code == "registration_closed" and event.entries.count() == 1

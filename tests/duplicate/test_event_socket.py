@@ -49,15 +49,64 @@ async def test_standings_are_pushed_when_a_board_is_scored(settings):
 
     watcher = await ws_client(path, people[0])
     first = await watcher.receive()
-    assert first["type"] == "standings" and "No board has been scored yet." in first["html"]
+    assert first["type"] == "event" and "No board has been scored yet." in first["html"]["standings"]
+    assert 'data-testid="my-table"' in first["html"]["my-table"]  # the reader's own table
+    assert "Table 1" in first["html"]["tables"] and "sock" in first["html"]["entries"]
 
     at = await sync_to_async(lambda: EventTable.objects.select_related("table").first())()
     users = await sync_to_async(
         lambda: {s.position: s.user for s in at.table.seats.select_related("user") if s.user_id}
     )()
     await sync_to_async(drive)(at.table.pk, users, lambda game: game.phase == "scored")
-    pushed = await watcher.receive_until(lambda m: m["type"] == "standings" and "sock" in m["html"], timeout=10)
-    assert 'data-testid="standings"' in pushed["html"]
+    pushed = await watcher.receive_until(lambda m: "sock" in m["html"]["standings"], timeout=10)
+    assert 'data-testid="standings"' in pushed["html"]["standings"]
     await watcher.drain()
     assert all(not cards_in(m) for m in watcher.received)  # standings carry no card
+    await watcher.close()
+
+
+async def test_entries_rounds_and_results_are_pushed_after_each_commit(settings):
+    """Each write that changes the page tells its sockets after commit: an entry, a check-in,
+    a round started (the round's tables, the status), the event finished (results by board)."""
+    from games.duplicate.models import EventRound
+    from tests.duplicate.test_event_run import play_round
+
+    settings.GAMES_NEXT_HAND_DELAY_MS = 0
+    settings.GAMES_BOT_DELAY_MS = 0
+    settings.GAMES_DEAL_LEAD_IN_MS = 0
+    organiser = await sync_to_async(make_user)("organiser")
+    event = await sync_to_async(service.event_create)(
+        created_by=organiser,
+        name="Club",
+        kind="pairs",
+        rounds=1,
+        boards_per_round=1,
+        round_minutes=30,
+        starts_at=timezone.now(),
+        is_private=True,
+        deal_pace_ms=1,
+        last_chance_ms=0,
+    )
+    people = [await sync_to_async(make_user)(f"push{i}") for i in range(6)]
+    watcher = await ws_client(f"/ws/event/{event.pk}/", organiser)
+    first = await watcher.receive()
+    assert first["registration"] and "Nobody has registered yet." in first["html"]["entries"]
+
+    for i in range(3):
+        await sync_to_async(service.event_register)(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        await watcher.receive_until(lambda m, i=i: f"push{2 * i} &amp; push{2 * i + 1}" in m["html"]["entries"])
+        await sync_to_async(service.event_check_in)(event_id=event.pk, user=people[2 * i])
+        await watcher.receive_until(lambda m, i=i: m["html"]["entries"].count("checked in") == i + 1)
+
+    await sync_to_async(service.event_start_round)(event_id=event.pk)
+    started = await watcher.receive_until(lambda m: not m["registration"])
+    assert "Running" in started["html"]["status"] and "Table 2" in started["html"]["tables"]
+    assert not started["html"]["results"].strip()
+
+    await sync_to_async(lambda: play_round(EventRound.objects.get(event=event)))()
+    finished = await watcher.receive_until(lambda m: 'data-testid="board-1"' in m["html"]["results"], timeout=20)
+    assert "Finished" in finished["html"]["status"]
+    assert cards_in(finished)  # who held which cards, now that no table can play the board
+    await watcher.drain()
+    assert all(not cards_in(m) for m in watcher.received if "Finished" not in m["html"]["status"])
     await watcher.close()
