@@ -185,7 +185,9 @@ def test_evaluate_options_includes_the_play_made_and_ranks_best_first(played):
     assert sorted(odd) in [sorted(cards) for cards, _ in options]
     values = [v for _, v in options]
     assert values == sorted(values, reverse=True) and len(options) >= 2
-    assert all(0 <= v <= 400 for v in values)
+    # A side's points: the 200 card points, and a kitty bonus of at most 8 cards of 10 points
+    # ×64 (RULES §6): a last trick led with a long tractor multiplies the kitty that far.
+    assert all(0 <= v <= 200 + 8 * 10 * 64 for v in values)
     with pytest.raises(ValueError, match="no evaluator"):
         bots.evaluate_options(obs, "no-such-level", rng=random.Random(1), budget=BUDGET)
 
