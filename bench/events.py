@@ -210,22 +210,13 @@ def main():
     secret_key = secrets.token_urlsafe(40)  # shared with the server: sessions are signed with it
     setup_django(database_url, redis_url, secret_key)
     port = live.free_port()
-    server_env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": secret_key,
-        "ALLOWED_HOSTS": LOOPBACK,
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback: the page is fetched as served
-        "GAMES_DEAL_LEAD_IN_MS": "200",
-        "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms),
-        "GAMES_NEXT_HAND_DELAY_MS": "2000",
-        "LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    }
-    for proxy in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        server_env.pop(proxy, None)
+    server_env = live.server_environment(
+        database_url,
+        redis_url,
+        secret_key,
+        args.bot_delay_ms,
+        SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback: the page is fetched as served
+    )
     handle, log_path = tempfile.mkstemp(prefix="bench-events-server-", suffix=".log")
     os.close(handle)
     try:

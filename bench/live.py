@@ -106,6 +106,28 @@ def stop_server() -> None:
 # --- the server process ----------------------------------------------------------------
 
 
+def server_environment(database_url: str, redis_url: str, secret_key: str, bot_delay_ms: int, **extra: str) -> dict:
+    """The environment of the server process a bench starts: production settings on
+    loopback, the bench's database and Redis, its pace; no proxy (every request is local)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+        "SECRET_KEY": secret_key,
+        "ALLOWED_HOSTS": LOOPBACK,
+        "GAMES_DEAL_LEAD_IN_MS": "200",
+        "GAMES_BOT_DELAY_MS": str(bot_delay_ms),
+        "GAMES_NEXT_HAND_DELAY_MS": "2000",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
+    for proxy in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        env.pop(proxy, None)
+    return env
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((LOOPBACK, 0))
@@ -630,22 +652,13 @@ def main():
     secret_key = secrets.token_urlsafe(40)  # shared with the server: sessions are signed with it
     setup_django(database_url, redis_url, secret_key)
     port = free_port()
-    server_env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": secret_key,
-        "ALLOWED_HOSTS": LOOPBACK,
-        "GAMES_DEAL_LEAD_IN_MS": "200",
-        "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms),
-        "GAMES_NEXT_HAND_DELAY_MS": "2000",
-        "GAMES_METRICS_PORT": str(free_port()),  # the server's own counters (bot_decision_cpu)
-        "LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    }
-    for proxy in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        server_env.pop(proxy, None)
+    server_env = server_environment(
+        database_url,
+        redis_url,
+        secret_key,
+        args.bot_delay_ms,
+        GAMES_METRICS_PORT=str(free_port()),  # the server's own counters (bot_decision_cpu)
+    )
     handle, log_path = tempfile.mkstemp(prefix="bench-live-server-", suffix=".log")
     os.close(handle)
     try:
