@@ -46,7 +46,9 @@ def sync_thread_connections_closed():
 
     from games.runtime import table_rows
 
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    # Bounded: a test that left that thread blocked (on a row its own transaction locks, say)
+    # fails here instead of holding the whole run.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=60)
     table_rows.close_loop_pool()  # the event loop's own (games/runtime/table_rows.py)
 
 

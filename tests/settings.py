@@ -19,3 +19,9 @@ if _worker.startswith("gw") and _redis_url:
     os.environ["REDIS_URL"] = _redis_url
     CHANNEL_LAYERS = {"default": channel_layer_from_url(_redis_url)}
     CACHES = {"default": cache_from_url(_redis_url, os.environ.get("CACHE_KEY_PREFIX") or "doubleup")}
+
+# A test whose threads wait on each other's row locks (the test's transaction and asgiref's
+# thread for sync code) would wait forever: PostgreSQL sees no deadlock in a wait that is
+# Python's. A lock wait longer than this is an error instead.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["OPTIONS"]["options"] = "-c lock_timeout=60s"  # noqa: F405
