@@ -91,6 +91,7 @@ def test_a_small_event_runs_from_registration_to_standings(settings):
     people = [make_user(f"club{i}") for i in range(8)]
     for i in range(4):
         service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
         service.event_check_in(event_id=event.pk, user=people[2 * i])
 
     for number in (1, 2):
