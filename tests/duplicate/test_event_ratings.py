@@ -15,7 +15,7 @@ from games.models import Hand, RatedMatch, Rating, RatingChange
 from games.ratings.selectors import ratings_snapshot, snapshot_differences
 from games.ratings.service import ratings_replay
 from tests.conftest import make_moderator, make_user
-from tests.duplicate.test_event_run import play_round
+from tests.duplicate.test_event_run import hand_score, play_round
 
 pytestmark = [pytest.mark.django_db, pytest.mark.events]
 
@@ -35,10 +35,7 @@ def expected_ratings(event) -> dict[int, tuple[float, float]]:
             if seats[team] is None:
                 continue
             entry = Entry.objects.get(pk=seats[team])
-            change = hand.level_change
-            levels = change["levels"] if change["team"] == team else -change["levels"]
-            points = hand.defenders_score if hand.dealer % 2 != team else -hand.defenders_score
-            sides.append(([entry.player_id, entry.partner_id], (levels, points)))
+            sides.append(([entry.player_id, entry.partner_id], hand_score(hand, team)))
         if len(sides) < 2:
             continue
         ranks = [1 + sum(other > mine for _people, other in sides) for _people, mine in sides]
