@@ -1,6 +1,6 @@
 """The one write path of duplicate events (docs/events.md): create an event, register (a
-partner confirms or declines a pair), check in, start a round, adjust a result. Each is atomic; bad input is refused with a
-`Refusal` and changes nothing.
+partner confirms or declines a pair), check in, start a round, adjust a result. Each is
+atomic; bad input is refused with a `Refusal` and changes nothing.
 
 A round's tables are real tables, created by `table_create` and then driven only through
 the table's write path (games/runtime/writer.py): the server places each entrant at the seat

@@ -165,8 +165,8 @@ def _store(state: dict[int, Standing], *, now: dict[int, datetime]) -> None:
 @transaction.atomic
 def ratings_replay(*, since: RatedMatch | None = None) -> int:
     """Recompute every rating change from `since` on (None: the whole history) from the
-    stored matches and event boards, skipping voided ones; the ratings they lead to replace the stored ones.
-    Returns how many were rated. Runs in the caller's transaction."""
+    stored matches and event boards, skipping voided ones; the ratings they lead to
+    replace the stored ones. Returns how many were rated. Runs in the caller's transaction."""
     since_id = since.pk if since else 0
     entries = list(
         RatedMatch.objects.filter(pk__gte=since_id)
