@@ -68,6 +68,7 @@ def make_event(tables: int):
     users = make_users(4 * tables)
     for first, second in zip(users[::2], users[1::2], strict=True):
         service.event_register(event_id=event.pk, user=first, partner=second)
+        service.event_partner_confirm(event_id=event.pk, user=second)
         service.event_check_in(event_id=event.pk, user=first)
     service.event_start_round(event_id=event.pk)
     Seat.objects.filter(table__event_table__round__event=event, user__isnull=False).update(autoplay=True)

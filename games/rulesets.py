@@ -256,9 +256,14 @@ def preset_label(rules: engine.Rules) -> str:
     return str(PRESET_NAMES[engine.preset_of(rules)])
 
 
+def rateable_names() -> str:
+    """The rateable presets' names, in the active language: "Standard · QQ · Classic"."""
+    return " · ".join(str(PRESET_NAMES[name]) for name in engine.PRESETS if name in engine.RATEABLE)
+
+
 def unrateable_reason(rules: engine.Rules) -> str:
     """Why a rated table cannot play `rules` (a custom set or a preset not rateable)."""
-    names = " · ".join(str(PRESET_NAMES[name]) for name in engine.PRESETS if name in engine.RATEABLE)
+    names = rateable_names()
     message = _(
         "Only these rules can be rated: %(rateable)s. “%(preset)s” makes a casual table: "
         "untick “Rated” or choose one of them."

@@ -36,4 +36,6 @@ urlpatterns = [
     path("events/<int:event_id>/results/adjust/", event_moderation.event_results, name="event_results_moderate"),
     path("events/<int:event_id>/withdraw/", event_views.event_withdraw, name="event_withdraw"),
     path("events/<int:event_id>/check-in/", event_views.event_check_in, name="event_check_in"),
+    path("events/<int:event_id>/partner/confirm/", event_views.event_partner_confirm, name="event_partner_confirm"),
+    path("events/<int:event_id>/partner/decline/", event_views.event_partner_decline, name="event_partner_decline"),
 ]

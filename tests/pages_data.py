@@ -92,6 +92,7 @@ def build_events(mei, organiser):
     club = [make_user(name) for name in ("wang_fang", "zhao_lei", "chen_jing", "liu_yang", "huang_min", "zhou_tao")]
     for first, second in zip(club[::2], club[1::2]):
         service.event_register(event_id=finished.pk, user=first, partner=second)
+        service.event_partner_confirm(event_id=finished.pk, user=second)
         service.event_check_in(event_id=finished.pk, user=first)
     service.event_start_round(event_id=finished.pk)
     play_round(EventRound.objects.get(event=finished))

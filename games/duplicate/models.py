@@ -71,7 +71,9 @@ class Event(models.Model):
 
 
 class Entry(models.Model):
-    """A pair (player and partner, registered together) or an individual (no partner)."""
+    """A pair (the player who registered it, and the partner they named) or an individual
+    (no partner). A pair plays once the partner has confirmed it (`partner_confirmed_at`):
+    until then the partner is only invited."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -79,6 +81,7 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     registered_at = models.DateTimeField(auto_now_add=True)
+    partner_confirmed_at = models.DateTimeField(null=True, blank=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -91,6 +94,16 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"entry {self.pk} of event {self.event_id}"
+
+    @property
+    def confirmed(self) -> bool:
+        """An individual, or a pair whose partner confirmed it: it may check in and play."""
+        return self.partner_id is None or self.partner_confirmed_at is not None
+
+    def person_at(self, seat: int) -> int | None:
+        """The user this entry seats at `seat` of a table: a pair's player at its first seat
+        (0 or 1), its partner at the second (2 or 3); an individual wherever it sits."""
+        return self.partner_id if self.partner_id is not None and seat >= 2 else self.player_id
 
 
 class EventBoard(models.Model):

@@ -15,17 +15,19 @@ def event_table_results(event: Event) -> list[TableResult]:
     """Every table's result on every board played so far, adjusted where a moderator did;
     entrants are entry ids (a pair's at both of its seats), None a bot."""
     rows = BoardResult.objects.filter(board__event=event).select_related("board", "event_table")
-    return [
-        TableResult(
-            board=row.board.number,
-            table=row.event_table.table_id,
-            seats=tuple(row.event_table.seats),
-            dealer=row.board.dealer,
-            defenders_score=row.scored_score,
-            level_change=row.scored_level_change,
-        )
-        for row in rows
-    ]
+    return [table_result(row) for row in rows]
+
+
+def table_result(row: BoardResult) -> TableResult:
+    """A stored result as scoring compares it, adjusted where a moderator did."""
+    return TableResult(
+        board=row.board.number,
+        table=row.event_table.table_id,
+        seats=tuple(row.event_table.seats),
+        dealer=row.board.dealer,
+        defenders_score=row.scored_score,
+        level_change=row.scored_level_change,
+    )
 
 
 def event_standings(event: Event) -> list[Standing]:
@@ -47,6 +49,20 @@ def entry_of(event: Event, user) -> Entry | None:
     if not user.is_authenticated:
         return None
     return event.entries.filter(Q(player=user) | Q(partner=user)).first()
+
+
+def registration_of(event: Event, user) -> dict | None:
+    """The reader's part in the registration: "invited" (named as a partner, not confirmed
+    yet), "asked" (named a partner who has not confirmed yet), "entered" or "checked_in";
+    `other` the other player's name while a pair waits. None: not entered (or not signed in)."""
+    entry = entry_of(event, user)
+    if entry is None:
+        return None
+    if entry.confirmed:
+        return {"state": "entered" if entry.checked_in_at is None else "checked_in", "entry": entry}
+    invited = entry.partner_id == user.pk
+    other = entry.player if invited else entry.partner
+    return {"state": "invited" if invited else "asked", "entry": entry, "other": other.username if other else "?"}
 
 
 def entry_names(event: Event) -> dict[Any, str]:

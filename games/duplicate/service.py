@@ -1,6 +1,6 @@
-"""The one write path of duplicate events (docs/events.md): create an event, register,
-check in, start a round, adjust a result. Each is atomic; bad input is refused with a
-`Refusal` and changes nothing.
+"""The one write path of duplicate events (docs/events.md): create an event, register (a
+partner confirms or declines a pair), check in, start a round, adjust a result. Each is
+atomic; bad input is refused with a `Refusal` and changes nothing.
 
 A round's tables are real tables, created by `table_create` and then driven only through
 the table's write path (games/runtime/writer.py): the server places each entrant at the seat
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import bot_levels, engine, events
+from games import bot_levels, engine, events, rulesets
 from games.duplicate import movement
 from games.duplicate.boards import make_boards
 from games.duplicate.models import NAME_LENGTH, BoardResult, Entry, Event, EventBoard, EventRound, EventTable
@@ -27,6 +27,8 @@ from games.engine import Refusal
 from games.models import Table
 from games.moderation.models import ModerationLog
 from games.moderation.users import moderation_log_write, moderator_check, reason_check
+from games.ratings.models import RatedMatch
+from games.ratings.service import ratings_replay
 from games.runtime.commands import Issuer
 from games.runtime.tables import PUBLIC_TURN_LIMIT_S, table_create
 from games.runtime.writer import table_act
@@ -94,8 +96,17 @@ def event_create(
     low, high = ROUND_MINUTES
     if not (isinstance(round_minutes, int) and low <= round_minutes <= high):
         raise _refuse("bad_minutes", gettext_noop("A round lasts {low} to {high} minutes."), low=low, high=high)
-    if rated:
-        raise _refuse("rated_events", gettext_noop("Rated events are not available yet."))
+    rules = _rules_of(preset)
+    if rated and preset not in engine.RATEABLE:
+        # As a rated table (docs/ratings.md): ratings compare only games of the same rules.
+        raise _refuse(
+            "rules_unrated",
+            gettext_noop(
+                "Only these rules can be rated: {rateable}. “{preset}” makes a casual event: untick “Rated” or choose one of them."
+            ),
+            rateable=rulesets.rateable_names(),
+            preset=rulesets.PRESET_NAMES[preset],
+        )
     level = bot_level or bot_levels.default()
     if level not in bot_levels.offered():
         raise _refuse("bad_bot", gettext_noop("Unknown bot strength."))
@@ -108,7 +119,8 @@ def event_create(
         boards_per_round=boards_per_round,
         round_minutes=round_minutes,
         starts_at=starts_at,
-        rules=_rules_of(preset),
+        rated=rated,
+        rules=rules,
         bot_level=level,
         deal_pace_ms=deal_pace_ms,
         last_chance_ms=last_chance_ms,
@@ -132,7 +144,8 @@ def _open_for_registration(event: Event) -> None:
 
 @transaction.atomic
 def event_register(*, event_id: int, user, partner=None) -> Entry:
-    """Enter `user` (with `partner` in a pairs event: a pair registers together)."""
+    """Enter `user` (in a pairs event with `partner`, who is invited: the pair plays once
+    the partner confirms it, `event_partner_confirm`)."""
     event = _locked(event_id)
     _open_for_registration(event)
     if event.kind == Event.Kind.PAIRS and (partner is None or partner.pk == user.pk):
@@ -146,6 +159,35 @@ def event_register(*, event_id: int, user, partner=None) -> Entry:
     entry = Entry.objects.create(event=event, player=user, partner=partner)
     events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
     return entry
+
+
+def _invitation_to(event: Event, user) -> Entry:
+    """The pair entry whose partner `user` was named and has not confirmed yet."""
+    entry = event.entries.filter(partner=user, partner_confirmed_at__isnull=True).first()
+    if entry is None:
+        raise _refuse("no_invitation", gettext_noop("Nobody has asked you to play as a pair in this event."))
+    return entry
+
+
+@transaction.atomic
+def event_partner_confirm(*, event_id: int, user, now: datetime | None = None) -> Entry:
+    """The named partner confirms the pair: it may now check in and be seated."""
+    event = _locked(event_id)
+    _open_for_registration(event)
+    entry = _invitation_to(event, user)
+    entry.partner_confirmed_at = now or timezone.now()
+    entry.save(update_fields=["partner_confirmed_at"])
+    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    return entry
+
+
+@transaction.atomic
+def event_partner_decline(*, event_id: int, user) -> None:
+    """The named partner declines the pair: the entry leaves the event."""
+    event = _locked(event_id)
+    _open_for_registration(event)
+    _invitation_to(event, user).delete()
+    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
 
 
 @transaction.atomic
@@ -173,6 +215,8 @@ def event_check_in(*, event_id: int, user, now: datetime | None = None) -> Entry
     entry = event.entries.filter(player=user).first() or event.entries.filter(partner=user).first()
     if entry is None:
         raise _refuse("not_entered", gettext_noop("You are not entered in this event."))
+    if not entry.confirmed:
+        raise _refuse("pair_unconfirmed", gettext_noop("The pair checks in once the partner has confirmed it."))
     if entry.checked_in_at is None:
         entry.checked_in_at = now or timezone.now()
         entry.save(update_fields=["checked_in_at"])
@@ -181,7 +225,8 @@ def event_check_in(*, event_id: int, user, now: datetime | None = None) -> Entry
 
 
 def event_movement(event: Event) -> list[movement.Sitting]:
-    """The whole event's sittings, for the entries checked in (by entry id)."""
+    """The whole event's sittings, for the entries checked in (by entry id): a pair checks
+    in only once confirmed, so an invitation still open is seated nowhere."""
     field = list(event.entries.filter(checked_in_at__isnull=False).order_by("pk").values_list("pk", flat=True))
     arrange = movement.pairs_movement if event.kind == Event.Kind.PAIRS else movement.individual_movement
     try:
@@ -222,15 +267,9 @@ def event_start_round(*, event_id: int, now: datetime | None = None) -> EventRou
     return event_round
 
 
-def _people_at(event: Event, sitting: movement.Sitting, entries: dict[Any, Entry]) -> list[int | None]:
-    """The user at each seat: a pair's player at its first seat, its partner at the second."""
-    if event.kind == Event.Kind.INDIVIDUAL:
-        return [entries[e].player_id if e is not None else None for e in sitting.seats]
-    people: list[int | None] = []
-    for seat, entry in enumerate(sitting.seats):
-        pair = entries[entry] if entry is not None else None
-        people.append(None if pair is None else pair.player_id if seat < 2 else pair.partner_id)
-    return people
+def _people_at(sitting: movement.Sitting, entries: dict[Any, Entry]) -> list[int | None]:
+    """The user at each seat (`Entry.person_at`), None for a bot."""
+    return [entries[e].person_at(seat) if e is not None else None for seat, e in enumerate(sitting.seats)]
 
 
 def _start_table(event: Event, event_round: EventRound, sitting: movement.Sitting, entries, host) -> Table:
@@ -248,7 +287,7 @@ def _start_table(event: Event, event_round: EventRound, sitting: movement.Sittin
         round=event_round, number=sitting.table, table=table, seats=list(sitting.seats), boards=list(sitting.boards)
     )
     steps: list[dict] = []
-    for seat, person in enumerate(_people_at(event, sitting, entries)):
+    for seat, person in enumerate(_people_at(sitting, entries)):
         if person is None:
             steps.append({"type": "add_bot", "seat": seat, "level": event.bot_level})
         else:
@@ -282,7 +321,8 @@ def event_round_time_up(*, event_id: int, now: datetime | None = None) -> list[i
 @transaction.atomic
 def result_adjust(*, moderator, result_id: int, defenders_score: int, reason: str) -> BoardResult:
     """A moderator scores a table's board result as if the defenders had `defenders_score`;
-    the audit log keeps who, why, and the score before and after."""
+    the audit log keeps who, why, and the score before and after. A rated event that has
+    finished is rated again from then on."""
     moderator_check(moderator)
     reason = reason_check(reason)
     if type(defenders_score) is not int or not -1000 <= defenders_score <= 1000:
@@ -295,6 +335,10 @@ def result_adjust(*, moderator, result_id: int, defenders_score: int, reason: st
     result.adjusted_score = defenders_score
     result.adjusted_level_change = level_change_of(board, defenders_score)
     result.save(update_fields=["adjusted_score", "adjusted_level_change"])
+    # A rated event already rated with the old result: its boards and every later rated
+    # game are replayed, as if it had been scored so (docs/ratings.md).
+    if first_rated := RatedMatch.objects.filter(event_board__event_id=result.board.event_id).order_by("pk").first():
+        ratings_replay(since=first_rated)
     events.send_on_commit(group=events.event_group(result.board.event_id), message=events.event_changed())
     moderation_log_write(
         moderator=moderator,

@@ -9,10 +9,13 @@ and deck fixed in advance). A table that is no event's asks nothing more.
 
 from datetime import datetime
 
+from django.db import transaction
+
 from games import engine, events
 from games.duplicate.boards import Board
 from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
 from games.models import Hand, Seat, Table
+from games.ratings.service import event_rate
 
 
 def event_table(table: Table) -> EventTable | None:
@@ -71,10 +74,12 @@ def table_done(table: Table, now: datetime) -> None:
         round_end_check(at.round, now, finishing=table.pk)
 
 
+@transaction.atomic  # the write path's, or the events' clock's own
 def round_end_check(event_round: EventRound, now: datetime, finishing: int | None = None) -> bool:
     """A round ends when none of its tables plays any more (each finished its boards, or a
-    moderator or the idle sweep closed it), and the event with its last round. `finishing`:
-    the table the write path is finishing now, whose row is not saved yet."""
+    moderator or the idle sweep closed it), and the event with its last round: a rated
+    event is rated in the same transaction. `finishing`: the table the write path is
+    finishing now, whose row is not saved yet."""
     if event_round.finished_at is not None:
         return True
     tables = Table.objects.filter(event_table__round=event_round)
@@ -85,6 +90,9 @@ def round_end_check(event_round: EventRound, now: datetime, finishing: int | Non
     event_round.finished_at = now
     event_round.save(update_fields=["finished_at"])
     events.send_on_commit(group=events.event_group(event_round.event_id), message=events.event_changed())
-    if event_round.number == event_round.event.rounds:
-        Event.objects.filter(pk=event_round.event_id).update(status=Event.Status.FINISHED)
+    event = event_round.event
+    # Conditional: of two processes ending the last round at once, one finishes (and rates) it.
+    last = event_round.number == event.rounds
+    if last and Event.objects.filter(pk=event.pk, status=Event.Status.RUNNING).update(status=Event.Status.FINISHED):
+        event_rate(event=event, now=now)
     return True

@@ -30,6 +30,7 @@ def match_void(*, moderator, match_id: int, reason: str) -> RatedMatch:
     entry.voided = True
     entry.save(update_fields=["voided"])
     replayed = ratings_replay(since=entry)
+    assert entry.match is not None  # found by its match
     moderation_log_write(
         moderator=moderator,
         action=ModerationLog.Action.VOID_MATCH,

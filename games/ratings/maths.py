@@ -1,5 +1,6 @@
-"""The rating maths: OpenSkill's Weng-Lin Plackett-Luce model for two teams of two, and
-the site's policy around it (docs/ratings.md). Pure: no Django, no database.
+"""The rating maths: OpenSkill's Weng-Lin Plackett-Luce model for two teams of two (a
+match) or any number of teams (a board of a duplicate event), and the site's policy around
+it (docs/ratings.md). Pure: no Django, no database.
 
 Everything here is a pure function of its arguments, so replaying the stored history
 (games/ratings/history.py) gives back exactly the stored values.
@@ -50,13 +51,20 @@ def team_update(
 ) -> tuple[list[Skill], list[Skill]]:
     """Both teams' skills after `winners` beat `losers` (the library's `rate`, first rank
     wins); with `factor` < 1 each player moves only that share of the way."""
-    teams = [[model.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in (winners, losers)]
-    rated = model.rate(teams, ranks=[1, 2])
-    after = [
-        [_towards(before, Skill(mu=r.mu, sigma=r.sigma), factor) for before, r in zip(team, new)]
-        for team, new in zip((winners, losers), rated)
-    ]
+    after = teams_update([winners, losers], [1, 2], factor=factor, model=model)
     return after[0], after[1]
+
+
+def teams_update(
+    teams: list[list[Skill]], ranks: list[float], *, factor: float = 1.0, model: PlackettLuce = MODEL
+) -> list[list[Skill]]:
+    """Every team's skills after one game that placed them at `ranks` (1 the best, equal
+    ranks a tie): the library's `rate` for any number of teams."""
+    rated = model.rate([[model.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in teams], ranks=ranks)
+    return [
+        [_towards(before, Skill(mu=r.mu, sigma=r.sigma), factor) for before, r in zip(team, new)]
+        for team, new in zip(teams, rated)
+    ]
 
 
 def _towards(before: Skill, after: Skill, factor: float) -> Skill:

@@ -47,11 +47,19 @@ class Rating(models.Model):
 
 
 class RatedMatch(models.Model):
-    """A match that changed ratings: finished (or abandoned by a team) at a rated table by
-    four people. A moderator may void it; ratings are then replayed without it."""
+    """A rated game that changed ratings, either a match (finished or abandoned by a team at
+    a rated table by four people) or a board of a rated duplicate event (the sides that
+    played it, ranked per direction). A moderator may void a match; ratings are then
+    replayed without it."""
 
-    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="rating_entry")
-    # The four players' ids, sorted: the same four people again within a day count for less.
+    match = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="rating_entry"
+    )
+    event_board = models.OneToOneField(
+        "games.EventBoard", null=True, blank=True, on_delete=models.CASCADE, related_name="rating_entry"
+    )
+    # A match's four players' ids, sorted: the same four people again within a day count
+    # for less. Empty for a board: an event's movement, not the players, chooses who meets.
     lineup = models.CharField(max_length=100)
     rated_at = models.DateTimeField()
     voided = models.BooleanField(_("voided"), default=False)
@@ -61,8 +69,17 @@ class RatedMatch(models.Model):
         verbose_name = _("rated match")
         verbose_name_plural = _("rated matches")
         indexes = [models.Index(fields=["lineup", "rated_at"], name="rated_lineup_recent")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=False, event_board__isnull=True)
+                | models.Q(match__isnull=True, event_board__isnull=False),
+                name="rated_match_or_board",
+            )
+        ]
 
     def __str__(self):
+        if self.match_id is None:
+            return f"rated event board {self.event_board_id}"
         return f"rated match {self.match_id}"
 
 
@@ -71,7 +88,7 @@ class RatingChange(models.Model):
 
     rated_match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
-    position = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()  # the seat (an event board: at the player's table)
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
     mu_after = models.FloatField()

@@ -11,7 +11,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
-from games.models import Match
+from games.duplicate.ranking import Ranking, board_rankings
+from games.models import Event, Match
 from games.ratings import maths
 from games.ratings.eligibility import lineup_key, losing_team
 from games.ratings.models import RatedMatch, Rating, RatingChange
@@ -44,14 +45,42 @@ def match_rate(*, match: Match, now) -> RatedMatch | None:
     repeats = RatedMatch.objects.filter(
         lineup=entry.lineup, voided=False, pk__lt=entry.pk, rated_at__gte=now - WINDOW
     ).count()
-    state = {
-        user_id: Standing(maths.Skill(rating.mu, rating.sigma), rating.matches) if rating else NEWCOMER
-        for user_id, rating in ratings.items()
-    }
+    state = _standings(ratings)
     changes = _rate_entry(entry, seats, losing, state, repeats)
     RatingChange.objects.bulk_create(changes)
     _store(state, now={change.user_id: change.rated_at for change in changes})
     return entry
+
+
+@transaction.atomic  # the transaction that finishes the event, when its last round ends
+def event_rate(*, event: Event, now) -> list[RatedMatch]:
+    """Rate a rated event that just finished: board by board in their order, each ranking
+    the people's sides of each direction (games/duplicate/ranking.py) as one game. A board
+    that ranks nobody makes no entry."""
+    if not event.rated or RatedMatch.objects.filter(event_board__event=event).exists():
+        return []
+    boards = [(board, board_rankings(board)) for board in event.boards.order_by("number")]
+    boards = [(board, rankings) for board, rankings in boards if rankings]
+    state = _standings(_locked(sorted({user_id for _b, rankings in boards for user_id in _people(rankings)})))
+    entries, changes = [], []
+    for board, rankings in boards:
+        entry = RatedMatch.objects.create(event_board=board, lineup="", rated_at=now)
+        changes += _rate_board(entry, rankings, state)
+        entries.append(entry)
+    RatingChange.objects.bulk_create(changes)
+    _store(state, now={change.user_id: change.rated_at for change in changes})
+    return entries
+
+
+def _people(rankings: list[Ranking]) -> set[int]:
+    return {user_id for ranking in rankings for side in ranking.sides for _seat, user_id in side}
+
+
+def _standings(ratings: dict[int, Rating | None]) -> dict[int, Standing]:
+    return {
+        user_id: Standing(maths.Skill(rating.mu, rating.sigma), rating.matches) if rating else NEWCOMER
+        for user_id, rating in ratings.items()
+    }
 
 
 def _seats(match: Match) -> dict[int, int] | None:
@@ -71,34 +100,40 @@ def _locked(user_ids: list[int]) -> dict[int, Rating | None]:
 def _rate_entry(entry, seats: dict[int, int], losing: int, state: dict[int, Standing], repeats: int):
     """The library's update for one rated match (winners first), applied to `state`; the
     RatingChange rows that record it."""
-    factor = maths.repeat_factor(repeats)
-    teams = {team: [position for position in sorted(seats) if position % 2 == team] for team in (0, 1)}
-    winners, losers = teams[1 - losing], teams[losing]
-    new_winners, new_losers = maths.team_update(
-        [state[seats[p]].skill for p in winners], [state[seats[p]].skill for p in losers], factor=factor
-    )
+    teams = {team: [(p, seats[p]) for p in sorted(seats) if p % 2 == team] for team in (0, 1)}
+    return _rate_teams(entry, [teams[1 - losing], teams[losing]], [1, 2], state, maths.repeat_factor(repeats))
+
+
+def _rate_board(entry, rankings: list[Ranking], state: dict[int, Standing]):
+    """The library's update for each direction of an event's board, applied to `state`."""
+    return [change for ranking in rankings for change in _rate_teams(entry, ranking.sides, ranking.ranks, state)]
+
+
+def _rate_teams(entry, teams: list[list[tuple[int, int]]], ranks: list[float], state, factor: float = 1.0):
+    """Teams of (position, user id) placed at `ranks` in one game: `state` updated, and the
+    RatingChange rows that record it."""
+    after = maths.teams_update([[state[user_id].skill for _p, user_id in team] for team in teams], ranks, factor=factor)
     changes = []
-    for position, skill in zip(winners + losers, new_winners + new_losers):
-        user_id = seats[position]
-        before = state[user_id]
-        after = Standing(skill, before.matches + 1)
-        state[user_id] = after
-        changes.append(
-            RatingChange(
-                rated_match=entry,
-                user_id=user_id,
-                position=position,
-                mu_before=before.skill.mu,
-                sigma_before=before.skill.sigma,
-                mu_after=skill.mu,
-                sigma_after=skill.sigma,
-                display_before=maths.display(before.skill),
-                display_after=maths.display(skill),
-                matches_after=after.matches,
-                factor=factor,
-                rated_at=entry.rated_at,
+    for team, skills in zip(teams, after):
+        for (position, user_id), skill in zip(team, skills):
+            before = state[user_id]
+            state[user_id] = Standing(skill, before.matches + 1)
+            changes.append(
+                RatingChange(
+                    rated_match=entry,
+                    user_id=user_id,
+                    position=position,
+                    mu_before=before.skill.mu,
+                    sigma_before=before.skill.sigma,
+                    mu_after=skill.mu,
+                    sigma_after=skill.sigma,
+                    display_before=maths.display(before.skill),
+                    display_after=maths.display(skill),
+                    matches_after=before.matches + 1,
+                    factor=factor,
+                    rated_at=entry.rated_at,
+                )
             )
-        )
     return changes
 
 
@@ -130,13 +165,18 @@ def _store(state: dict[int, Standing], *, now: dict[int, datetime]) -> None:
 @transaction.atomic
 def ratings_replay(*, since: RatedMatch | None = None) -> int:
     """Recompute every rating change from `since` on (None: the whole history) from the
-    stored matches, skipping voided ones; the ratings they lead to replace the stored ones.
-    Returns how many matches were rated. Runs in the caller's transaction."""
+    stored matches and event boards, skipping voided ones; the ratings they lead to
+    replace the stored ones. Returns how many were rated. Runs in the caller's transaction."""
     since_id = since.pk if since else 0
     entries = list(
-        RatedMatch.objects.filter(pk__gte=since_id).select_related("match").prefetch_related("match__seating")
+        RatedMatch.objects.filter(pk__gte=since_id)
+        .select_related("match", "event_board")
+        .prefetch_related("match__seating")
     )
-    users = {p.user_id for entry in entries for p in entry.match.seating.all() if p.user_id is not None}
+    # An event's board is ranked again from its stored results (a moderator may have adjusted one).
+    boards = {entry.pk: board_rankings(entry.event_board) for entry in entries if entry.event_board is not None}
+    users = {p.user_id for entry in entries if entry.match for p in entry.match.seating.all() if p.user_id is not None}
+    users |= {user_id for rankings in boards.values() for user_id in _people(rankings)}
     if since is None:
         users |= set(Rating.objects.values_list("pk", flat=True))
     _locked(sorted(users))
@@ -147,20 +187,29 @@ def ratings_replay(*, since: RatedMatch | None = None) -> int:
     for entry in entries:
         if entry.voided:
             continue
-        seats = _seats(entry.match)
-        losing = losing_team(entry.match)
-        if losing is None or seats is None:  # as match_rate would not rate it
+        if entry.event_board is not None:
+            changes = _rate_board(entry, boards[entry.pk], state)
+        elif (changes := _replay_match(entry, state, recent)) is None:
             continue
-        earlier = recent.setdefault(entry.lineup, [])
-        repeats = sum(1 for at in earlier if at >= entry.rated_at - WINDOW)
-        changes = _rate_entry(entry, seats, losing, state, repeats)
         changed += changes
-        earlier.append(entry.rated_at)
         last_at.update({change.user_id: change.rated_at for change in changes})
         rated += 1
     RatingChange.objects.bulk_create(changed, batch_size=5000)  # one trip per 5000 rows, not per match
     _store(state, now=last_at)
     return rated
+
+
+def _replay_match(entry: RatedMatch, state: dict[int, Standing], recent: dict[str, list]) -> list | None:
+    """A rated match's changes again (None: match_rate would not have rated it)."""
+    assert entry.match is not None
+    seats = _seats(entry.match)
+    losing = losing_team(entry.match)
+    if losing is None or seats is None:
+        return None
+    earlier = recent.setdefault(entry.lineup, [])
+    repeats = sum(1 for at in earlier if at >= entry.rated_at - WINDOW)
+    earlier.append(entry.rated_at)
+    return _rate_entry(entry, seats, losing, state, repeats)
 
 
 def _standings_before(since_id: int, users: set[int]) -> tuple[dict[int, Standing], dict[int, datetime]]:
@@ -185,9 +234,9 @@ def _recent_lineups(since_id: int, entries: list[RatedMatch]) -> dict[str, list]
         return {}
     oldest = min(entry.rated_at for entry in entries) - WINDOW
     recent: dict[str, list] = {}
-    rows = RatedMatch.objects.filter(pk__lt=since_id, voided=False, rated_at__gte=oldest).values_list(
-        "lineup", "rated_at"
-    )
+    rows = RatedMatch.objects.filter(
+        pk__lt=since_id, voided=False, rated_at__gte=oldest, match__isnull=False
+    ).values_list("lineup", "rated_at")
     for lineup, rated_at in rows:
         recent.setdefault(lineup, []).append(rated_at)
     return recent

@@ -32,6 +32,11 @@ class EventForm(forms.Form):
     preset = forms.ChoiceField(
         label=_("House rules"), choices=[(name, rulesets.PRESET_NAMES[name]) for name in EVENT_PRESETS]
     )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        help_text=_("A rated event changes its players' ratings board by board. It plays rateable house rules."),
+    )
     is_private = forms.BooleanField(
         label=_("Private"), required=False, initial=True, help_text=_("Only staff can create public events.")
     )

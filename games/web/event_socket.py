@@ -1,13 +1,18 @@
 """The event page's socket (docs/events.md): the page's live regions (status, the reader's
-table, the round's tables, standings, results, entries), re-rendered from the database
-whenever an entry, a board result, an adjustment or a round changes them ("event.changed",
-sent after commit by games/duplicate/). It carries nothing of a board some table may still
+table, the round's tables, standings, results, entries, the reader's own registration with
+an invitation to confirm), re-rendered from the database whenever an entry, a board result,
+an adjustment or a round changes them ("event.changed", sent after commit by
+games/duplicate/). It carries nothing of a board some table may still
 be playing: standings are matchpoints, and results by board appear once the event is over."""
 
 import json
+import re
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -33,6 +38,7 @@ REGIONS = {
     "standings": "games/partials/event_standings.html",
     "results": "games/partials/event_results.html",
     "entries": "games/partials/event_entries.html",
+    "registration": "games/partials/event_registration.html",
 }
 
 
@@ -63,7 +69,9 @@ def regions_context(event: Event, user) -> dict:
     table = selectors.user_table(event, user)
     return {
         "event": event,
-        "entries": [(names[e.pk], e.checked_in_at is not None) for e in event.entries.all()],
+        "entries": [(names[e.pk], e.checked_in_at is not None, e.confirmed) for e in event.entries.all()],
+        "signed_in": user.is_authenticated,
+        "registration": selectors.registration_of(event, user),
         "my_table_url": table_selectors.table_url(table) if table else None,
         "standings": standings_rows(event),
         "tables": selectors.current_tables(event),
@@ -71,9 +79,23 @@ def regions_context(event: Event, user) -> dict:
     }
 
 
-def render_regions(event: Event, user) -> dict[str, str]:
+def render_regions(event: Event, user, csrf_token: str | None = None) -> dict[str, str]:
+    """Every region for this reader; `csrf_token` for the forms of their registration."""
     context = regions_context(event, user)
+    if csrf_token:
+        context["csrf_token"] = csrf_token
     return {region: render_to_string(template, context) for region, template in REGIONS.items()}
+
+
+def csrf_token_of(scope) -> str | None:
+    """A form token for the reader's own CSRF cookie (masked, as a page's), so that the
+    registration forms the socket renders post as the page's do; None without a cookie."""
+    secret = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+    if not re.fullmatch(r"[A-Za-z0-9]{32}", secret):
+        return None
+    request = HttpRequest()
+    request.META["CSRF_COOKIE"] = secret
+    return get_token(request)
 
 
 class EventConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsumer):
@@ -112,5 +134,5 @@ class EventConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     def _render(self) -> dict:
         event = Event.objects.get(pk=self.event_id)
         with translation.override(self.language):
-            html = render_regions(event, self.scope["user"])
+            html = render_regions(event, self.scope["user"], csrf_token_of(self.scope))
         return {"type": "event", "registration": event.status == Event.Status.REGISTRATION, "html": html}

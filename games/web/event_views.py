@@ -1,5 +1,5 @@
 """Thin views of duplicate events (docs/events.md): the list, an event's page with
-registration, check-in and standings, and its results once finished. Every write is a
+registration (a partner confirms or declines), check-in and standings, and its results once finished. Every write is a
 service of games/duplicate/service.py; a refusal is shown as a message and changes nothing."""
 
 from django.contrib import messages
@@ -46,7 +46,7 @@ def visible_event(request, event_id: int) -> Event:
 def event_page(request, event_id: int):
     event = visible_event(request, event_id)
     context = regions_context(event, request.user)
-    context.update(mine=selectors.entry_of(event, request.user), ws_path=f"/ws/event/{event.pk}/")
+    context.update(ws_path=f"/ws/event/{event.pk}/")
     return render(request, "games/event.html", context)
 
 
@@ -121,4 +121,20 @@ def event_check_in(request, event_id: int):
 def event_withdraw(request, event_id: int):
     event = visible_event(request, event_id)
     _act(request, event, lambda: service.event_withdraw(event_id=event.pk, user=request.user))
+    return redirect("event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def event_partner_confirm(request, event_id: int):
+    event = visible_event(request, event_id)
+    _act(request, event, lambda: service.event_partner_confirm(event_id=event.pk, user=request.user))
+    return redirect("event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def event_partner_decline(request, event_id: int):
+    event = visible_event(request, event_id)
+    _act(request, event, lambda: service.event_partner_decline(event_id=event.pk, user=request.user))
     return redirect("event", event_id=event.pk)

@@ -179,6 +179,7 @@ def test_the_stacks_events_process_starts_a_round_that_is_due(collected_static, 
     for i in range(3):
         first, second = make_user(f"first{i}"), make_user(f"second{i}")
         service.event_register(event_id=event.pk, user=first, partner=second)
+        service.event_partner_confirm(event_id=event.pk, user=second)
         service.event_check_in(event_id=event.pk, user=first)
     Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
     stack = Stack(processes=1, STACK_ANALYSIS_WORKER="0").start()

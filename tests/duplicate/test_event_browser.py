@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connections
 from django.utils import timezone
 
@@ -47,6 +48,7 @@ def event(server):
     others = [make_user(name, PASSWORD) for name in ("ada", "bea", "cal", "dan")]
     for first, second in (others[:2], others[2:]):
         service.event_register(event_id=event.pk, user=first, partner=second)
+        service.event_partner_confirm(event_id=event.pk, user=second)
         service.event_check_in(event_id=event.pk, user=first)
     make_user("mei", PASSWORD), make_user("lin", PASSWORD)
     return event
@@ -76,12 +78,20 @@ def test_register_check_in_and_see_the_standings_move(server, event, browser, se
     settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
     settings.GAMES_BOT_DELAY_MS = 0
     settings.GAMES_DEAL_LEAD_IN_MS = 0
+    partner_context = browser.new_context(**PHONE)
+    partner = log_in(partner_context, server, "lin")
+    partner.goto(f"{server}/events/{event.pk}/")  # open before the invitation: it is pushed
     context = browser.new_context(**PHONE)
     page = log_in(context, server, "mei")
     page.goto(f"{server}/events/{event.pk}/")
     page.fill("#partner", "lin")
     page.get_by_role("button", name="Register").click()
-    page.get_by_role("button", name="Check in").click()
+    page.wait_for_selector('[data-testid="asked"]')
+    partner.wait_for_selector('[data-testid="invitation"] >> text=mei asked you to play as a pair.')
+    partner.get_by_role("button", name="Confirm the pair").click()  # a form the socket rendered
+    partner.wait_for_selector('[data-testid="withdraw"]')
+    partner_context.close()
+    page.get_by_role("button", name="Check in").click()  # pushed once lin confirmed
     page.wait_for_selector('[data-testid="checked-in"]')
 
     off_the_loop(service.event_start_round, event_id=event.pk)  # what the events' clock does at the start
@@ -114,7 +124,10 @@ def test_a_player_plays_a_board_by_clicking_and_the_standings_move(server, event
     page.goto(f"{server}/events/{event.pk}/")
     page.fill("#partner", "lin")
     page.get_by_role("button", name="Register").click()
-    page.get_by_role("button", name="Check in").click()
+    page.wait_for_selector('[data-testid="asked"]')
+    lin = get_user_model().objects.get(username="lin")
+    off_the_loop(service.event_partner_confirm, event_id=event.pk, user=lin)
+    page.get_by_role("button", name="Check in").click()  # pushed once lin confirmed
     page.wait_for_selector('[data-testid="checked-in"]')
 
     off_the_loop(service.event_start_round, event_id=event.pk)

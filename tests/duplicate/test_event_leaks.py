@@ -37,6 +37,7 @@ def running_event():
     people = [make_user(f"pl{i}") for i in range(8)]
     for i in range(4):
         service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
         service.event_check_in(event_id=event.pk, user=people[2 * i])
     service.event_start_round(event_id=event.pk)
     tables = []

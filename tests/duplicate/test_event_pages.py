@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.duplicate import service
 from games.duplicate.models import BoardResult, Entry, EventRound
+from games.models import Rating, RatingChange
 from tests.conftest import make_user
 from tests.duplicate.test_event_run import play_round
 
@@ -71,9 +72,18 @@ def test_a_pair_registers_and_checks_in_from_the_page(organiser):
     assert "There is no player called “nobody”." in refused.text and not Entry.objects.exists()
     refused = client.post(reverse("event_register", args=[event.pk]), {"partner": "alice"}, follow=True)
     assert "name your partner" in refused.text and not Entry.objects.exists()
-    client.post(reverse("event_register", args=[event.pk]), {"partner": "bob"})
+    asked = client.post(reverse("event_register", args=[event.pk]), {"partner": "bob"}, follow=True).text
     entry = Entry.objects.get()
-    assert (entry.player, entry.partner) == (alice, bob)
+    assert (entry.player, entry.partner, entry.confirmed) == (alice, bob, False)
+    assert "You asked bob to play as a pair." in asked and "Check in" not in asked
+    assert "partner not confirmed yet" in asked
+    invited = signed_in(bob, "zh-hans").get(page).text
+    assert "alice 邀请你组队参赛。" in invited and "确认组队" in invited and "拒绝" in invited
+    refused = signed_in(bob).post(reverse("event_check_in", args=[event.pk]), follow=True).text
+    assert "The pair checks in once the partner has confirmed it." in refused
+    refused = client.post(reverse("event_partner_confirm", args=[event.pk]), follow=True).text
+    assert "Nobody has asked you to play as a pair in this event." in refused  # not addressed to alice
+    signed_in(bob).post(reverse("event_partner_confirm", args=[event.pk]))
     shown = signed_in(bob, "zh-hans").get(page).text
     assert "alice &amp; bob" in shown and "签到" in shown
     signed_in(bob).post(reverse("event_check_in", args=[event.pk]))
@@ -91,6 +101,7 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     people = [make_user(f"fin{i}") for i in range(6)]
     for i in range(3):
         service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
         service.event_check_in(event_id=event.pk, user=people[2 * i])
     service.event_start_round(event_id=event.pk)
     page = reverse("event", args=[event.pk])
@@ -98,6 +109,7 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     assert 'data-testid="my-table"' in running and 'data-testid="board-1"' not in running  # no results yet
     assert "data-card=" not in running  # nothing of a board still in play
     play_round(EventRound.objects.get(event=event))
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()  # a casual event rates nobody
     html = signed_in(people[0]).get(page).text
     assert html.count('<tr><td class="num">') == 3  # three pairs ranked; the bots are not
     assert 'data-testid="board-1"' in html
@@ -145,8 +157,19 @@ def test_a_player_creates_a_private_event_from_the_form_and_staff_a_public_one(o
     assert event.boards.count() == 6
     signed_in(organiser).post(reverse("event_create"), {**form, "name": "Open night"})
     assert Event.objects.get(name="Open night").is_private is False
+    rated = {**form, "is_private": "on", "name": "Rated night", "rated": "on"}
+    refused = client.post(reverse("event_create"), {**rated, "preset": "casual"})
+    assert refused.status_code == 400 and "makes a casual event" in refused.text
+    client.post(reverse("event_create"), rated)
+    assert Event.objects.get(name="Rated night").rated
+    assert (
+        'data-testid="event-rated">Rated'
+        in client.get(reverse("event", args=[Event.objects.get(name="Rated night").pk])).text
+    )
     chinese = signed_in(player, "zh-hans").get(reverse("event_create")).text
-    assert "新建比赛" in chinese and "每轮副数" in chinese
+    assert "新建比赛" in chinese and "每轮副数" in chinese and "计分赛逐副改变选手的积分" in chinese
+    refused = signed_in(player, "zh-hans").post(reverse("event_create"), {**rated, "preset": "casual"}).text
+    assert "只能办休闲赛" in refused
 
 
 def test_the_lobby_lists_events_and_every_page_links_them_in_both_languages(organiser):
@@ -163,13 +186,24 @@ def test_the_lobby_lists_events_and_every_page_links_them_in_both_languages(orga
             assert 'href="/events/"' in menu and word in menu
 
 
+def test_an_invited_partner_declines_from_the_page(organiser):
+    event = an_event(organiser)
+    mei, lin = make_user("mei"), make_user("lin")
+    service.event_register(event_id=event.pk, user=mei, partner=lin)
+    page = reverse("event", args=[event.pk])
+    client = signed_in(lin)
+    assert 'data-testid="decline-pair"' in client.get(page).text
+    after = client.post(reverse("event_partner_decline", args=[event.pk]), follow=True).text
+    assert not Entry.objects.filter(event=event).exists() and "Nobody has registered yet." in after
+
+
 def test_an_entry_withdraws_from_the_page_in_both_languages(organiser):
     event = an_event(organiser)
     mei, lin = make_user("mei"), make_user("lin")
     service.event_register(event_id=event.pk, user=mei, partner=lin)
     page = reverse("event", args=[event.pk])
-    assert "退出比赛" in signed_in(lin, "zh-hans").get(page).text
-    client = signed_in(lin)
+    assert "退出比赛" in signed_in(mei, "zh-hans").get(page).text
+    client = signed_in(mei)
     assert 'data-testid="withdraw"' in client.get(page).text
     after = client.post(reverse("event_withdraw", args=[event.pk]), follow=True).text
     assert not Entry.objects.filter(event=event).exists() and "Nobody has registered yet." in after
@@ -188,6 +222,7 @@ def test_a_moderator_adjusts_a_result_from_the_page_once_every_table_played_its_
     people = [make_user(f"adj{i}") for i in range(6)]
     for i in range(3):
         service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
         service.event_check_in(event_id=event.pk, user=people[2 * i])
     service.event_start_round(event_id=event.pk)
     page = reverse("event_results_moderate", args=[event.pk])

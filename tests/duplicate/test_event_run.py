@@ -43,6 +43,14 @@ def drive_to_done(table_id):
     assert Table.objects.get(pk=table_id).status == Table.Status.FINISHED
 
 
+def hand_score(hand, team):
+    """(levels won, points) from team `team`'s view, from the Hand record alone."""
+    change = hand.level_change
+    levels = change["levels"] if change["team"] == team else -change["levels"]
+    defending = hand.dealer % 2 != team
+    return levels, hand.defenders_score if defending else -hand.defenders_score
+
+
 def expected_standings(event):
     """Matchpoints from the Hand records: per board and direction, each side's (levels won,
     defenders' points) from its own view, 2 for each result beaten, 1 for each tie."""
@@ -53,12 +61,7 @@ def expected_standings(event):
     points, tops = defaultdict(int), defaultdict(int)
     for played in results.values():
         for team in (0, 1):
-            scores = []
-            for _seats, hand in played:
-                change = hand.level_change
-                levels = change["levels"] if change["team"] == team else -change["levels"]
-                defending = hand.dealer % 2 != team
-                scores.append((levels, hand.defenders_score if defending else -hand.defenders_score))
+            scores = [hand_score(hand, team) for _seats, hand in played]
             for (seats, _hand), mine in zip(played, scores):
                 mp = sum(2 if mine > other else 1 if mine == other else 0 for other in scores) - 1
                 for entry in {seats[team], seats[team + 2]} - {None}:
@@ -91,6 +94,7 @@ def test_a_small_event_runs_from_registration_to_standings(settings):
     people = [make_user(f"club{i}") for i in range(8)]
     for i in range(4):
         service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
         service.event_check_in(event_id=event.pk, user=people[2 * i])
 
     for number in (1, 2):

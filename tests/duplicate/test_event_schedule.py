@@ -37,6 +37,7 @@ def an_event(pairs, starts_in=timedelta(0)):
     for i in range(pairs):
         a, b = make_user(f"s{pairs}-{i}a"), make_user(f"s{pairs}-{i}b")
         service.event_register(event_id=event.pk, user=a, partner=b)
+        service.event_partner_confirm(event_id=event.pk, user=b)
         service.event_check_in(event_id=event.pk, user=b)
     return event
 

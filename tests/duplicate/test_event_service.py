@@ -51,6 +51,7 @@ def pairs_entered(event, count, checked_in=True):
     users = [make_user(f"player{next(NAMES)}") for _ in range(2 * count)]
     for i in range(count):
         service.event_register(event_id=event.pk, user=users[2 * i], partner=users[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=users[2 * i + 1])
         if checked_in:
             service.event_check_in(event_id=event.pk, user=users[2 * i + 1])
     return users
@@ -75,7 +76,7 @@ def test_an_event_is_created_with_its_boards(staff):
         {"boards_per_round": 9},
         {"round_minutes": 1},
         {"preset": "nonesuch"},
-        {"rated": True},
+        {"rated": True, "preset": "casual"},  # not a rateable preset
         {"bot_level": "random"},
     ],
 )
@@ -91,6 +92,13 @@ def test_a_preset_whose_climb_can_win_the_match_is_refused(staff):
         with pytest.raises(Refusal) as refused:
             new_event(staff, preset=name)
         assert refused.value.code == "preset_not_for_events"
+
+
+def test_a_rated_event_needs_a_rateable_preset(staff):
+    with pytest.raises(Refusal) as refused:
+        new_event(staff, rated=True, preset="casual")
+    assert refused.value.code == "rules_unrated" and "Standard" in refused.value.message
+    assert new_event(staff, rated=True, preset="qq").rated and not new_event(staff).rated
 
 
 def test_only_staff_create_public_events_anyone_a_private_one():
@@ -119,6 +127,47 @@ def test_registration_refuses_what_cannot_be(staff):
     with pytest.raises(Refusal):
         service.event_register(event_id=individual.pk, user=c, partner=a)
     assert not individual.entries.exists()
+
+
+def test_the_named_partner_confirms_or_declines_the_pair(staff):
+    event = new_event(staff)
+    a, b, c = make_user("ca"), make_user("cb"), make_user("cc")
+    entry = service.event_register(event_id=event.pk, user=a, partner=b)
+    assert not entry.confirmed  # b is only invited
+    for user in (a, c):  # the one who asked, a stranger: not addressed to them
+        with pytest.raises(Refusal) as refused:
+            service.event_partner_confirm(event_id=event.pk, user=user)
+        assert refused.value.code == "no_invitation"
+        with pytest.raises(Refusal):
+            service.event_partner_decline(event_id=event.pk, user=user)
+    for user in (a, b):  # not before b confirms
+        with pytest.raises(Refusal) as refused:
+            service.event_check_in(event_id=event.pk, user=user)
+        assert refused.value.code == "pair_unconfirmed"
+    entry.refresh_from_db()
+    assert (entry.partner_confirmed_at, entry.checked_in_at) == (None, None)
+    with pytest.raises(Refusal) as refused:
+        service.event_register(event_id=event.pk, user=c, partner=b)  # b is invited already
+    assert refused.value.code == "already_entered"
+    assert service.event_partner_confirm(event_id=event.pk, user=b).confirmed
+    with pytest.raises(Refusal):
+        service.event_partner_decline(event_id=event.pk, user=b)  # confirmed: withdraw instead
+    assert service.event_check_in(event_id=event.pk, user=a).checked_in_at is not None
+    other = service.event_register(event_id=event.pk, user=c, partner=make_user("cd"))
+    service.event_partner_decline(event_id=event.pk, user=other.partner)
+    assert list(event.entries.all()) == [entry]
+
+
+def test_an_invitation_still_open_at_the_start_is_not_seated(staff):
+    event = new_event(staff)
+    pairs_entered(event, 3)
+    waiting = service.event_register(event_id=event.pk, user=make_user("asks"), partner=make_user("silent"))
+    event_round = service.event_start_round(event_id=event.pk)
+    seated = {entry for at in EventTable.objects.filter(round=event_round) for entry in at.seats}
+    assert waiting.pk not in seated and len(seated - {None}) == 3
+    with pytest.raises(Refusal) as refused:
+        service.event_partner_confirm(event_id=event.pk, user=waiting.partner)
+    assert refused.value.code == "registration_closed"
 
 
 def test_a_round_needs_enough_entries_checked_in(staff):

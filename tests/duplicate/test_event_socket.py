@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from games.duplicate import service
 from games.duplicate.models import EventTable
-from tests.conftest import WsClient, make_user, session_cookie, ws_client
+from tests.conftest import WsClient, make_moderator, make_user, session_cookie, ws_client
 from tests.table_driver import cards_in, drive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
@@ -31,6 +31,7 @@ def private_event_under_way():
     people = [make_user(f"sock{i}") for i in range(6)]
     for i in range(3):
         service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
         service.event_check_in(event_id=event.pk, user=people[2 * i])
     service.event_start_round(event_id=event.pk)
     return event, people
@@ -94,6 +95,7 @@ async def test_entries_rounds_and_results_are_pushed_after_each_commit(settings)
 
     for i in range(3):
         await sync_to_async(service.event_register)(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
+        await sync_to_async(service.event_partner_confirm)(event_id=event.pk, user=people[2 * i + 1])
         await watcher.receive_until(lambda m, i=i: f"push{2 * i} &amp; push{2 * i + 1}" in m["html"]["entries"])
         await sync_to_async(service.event_check_in)(event_id=event.pk, user=people[2 * i])
         await watcher.receive_until(lambda m, i=i: m["html"]["entries"].count("checked in") == i + 1)
@@ -109,4 +111,50 @@ async def test_entries_rounds_and_results_are_pushed_after_each_commit(settings)
     assert cards_in(finished)  # who held which cards, now that no table can play the board
     await watcher.drain()
     assert all(not cards_in(m) for m in watcher.received if "Finished" not in m["html"]["status"])
+    await watcher.close()
+
+
+async def test_the_named_partner_is_pushed_the_invitation_with_forms_that_post():
+    """The partner's page gets "X asked you to play as a pair" as soon as X registers, with
+    Confirm and Decline forms whose CSRF token (from the reader's own cookie) is accepted."""
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.duplicate.models import Entry
+
+    asker, partner = [await sync_to_async(make_user)(name) for name in ("asker", "named")]
+    event = await sync_to_async(service.event_create)(
+        created_by=await sync_to_async(make_moderator)(),  # staff: a public event
+        name="Invitations",
+        kind="pairs",
+        rounds=1,
+        boards_per_round=1,
+        round_minutes=30,
+        starts_at=timezone.now(),
+    )
+    secret = "0123456789abcdefghijABCDEFGHIJkl"  # the reader's CSRF cookie, as the page set it
+    cookie = await sync_to_async(session_cookie)(partner) + f"; csrftoken={secret}".encode()
+    watcher = WsClient(f"/ws/event/{event.pk}/", user=partner, cookie=cookie)
+    assert (await watcher.connect())[0]
+    await watcher.receive()
+    await sync_to_async(service.event_register)(event_id=event.pk, user=asker, partner=partner)
+    pushed = await watcher.receive_until(lambda m: 'data-testid="invitation"' in m["html"]["registration"])
+    region = pushed["html"]["registration"]
+    assert "asker asked you to play as a pair." in region and 'data-testid="decline-pair"' in region
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', region).group(1)
+    assert token != secret  # masked, as a page's
+
+    def confirm(form_token):
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(partner)
+        client.cookies["csrftoken"] = secret
+        return client.post(reverse("event_partner_confirm", args=[event.pk]), {"csrfmiddlewaretoken": form_token})
+
+    assert (await sync_to_async(confirm)("b" * 64)).status_code == 403  # a forged token: nothing changes
+    assert (await sync_to_async(confirm)(token)).status_code == 302
+    assert await sync_to_async(lambda: Entry.objects.get().confirmed)()
+    confirmed = await watcher.receive_until(lambda m: 'data-testid="withdraw"' in m["html"]["registration"])
+    assert "Check in" in confirmed["html"]["registration"]
     await watcher.close()
