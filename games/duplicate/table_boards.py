@@ -9,8 +9,9 @@ and deck fixed in advance). A table that is no event's asks nothing more.
 
 from datetime import datetime
 
-from games import engine, events
+from games import engine
 from games.duplicate.boards import Board
+from games.duplicate.changes import event_changed_on_commit
 from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
 from games.models import Hand, Seat, Table
 
@@ -42,7 +43,7 @@ def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
     if at is None or hand.number > len(at.boards):
         return
     stand_ins = list(Seat.objects.filter(table=table, autoplay=True).values_list("position", flat=True))
-    events.send_on_commit(group=events.event_group(at.round.event_id), message=events.event_changed())
+    event_changed_on_commit(at.round.event_id)
     BoardResult.objects.create(
         event_table=at,
         board=EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand.number - 1]),
@@ -84,7 +85,7 @@ def round_end_check(event_round: EventRound, now: datetime, finishing: int | Non
         return False
     event_round.finished_at = now
     event_round.save(update_fields=["finished_at"])
-    events.send_on_commit(group=events.event_group(event_round.event_id), message=events.event_changed())
     if event_round.number == event_round.event.rounds:
         Event.objects.filter(pk=event_round.event_id).update(status=Event.Status.FINISHED)
+    event_changed_on_commit(event_round.event_id)  # after every change (committed at once outside a transaction)
     return True

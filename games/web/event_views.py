@@ -15,7 +15,7 @@ from games.duplicate import selectors, service
 from games.duplicate.models import Event, EventTable
 from games.engine import Refusal
 from games.web.event_forms import EventForm
-from games.web.event_socket import regions_context
+from games.web.event_regions import my_table, shared_regions
 from games.web.event_watch import watch_context
 from games.words.refusals import refusal_text
 
@@ -45,8 +45,13 @@ def visible_event(request, event_id: int) -> Event:
 
 def event_page(request, event_id: int):
     event = visible_event(request, event_id)
-    context = regions_context(event, request.user)
-    context.update(mine=selectors.entry_of(event, request.user), ws_path=f"/ws/event/{event.pk}/")
+    context = {
+        "event": event,
+        "regions": shared_regions(event),
+        "my_table": my_table(event, request.user),
+        "mine": selectors.entry_of(event, request.user),
+        "ws_path": f"/ws/event/{event.pk}/",
+    }
     return render(request, "games/event.html", context)
 
 

@@ -1,0 +1,98 @@
+"""The event page's regions (docs/events.md, "Pages"), rendered for the page and for its
+socket with the same partials.
+
+Every region but the reader's own table is the same for every reader of a language between
+two changes of the event, and a hundred tables' standings, tables and entries are the
+page's whole cost: those *shared* regions are rendered once per change and language and kept
+in Django's cache (Redis in production, shared by every process) with the event's stamp at
+the time (games/duplicate/changes.py). A reader is served the kept render only while the
+stamp is the same, so a change is shown at once. Only what the page shows is kept: results
+by board, the one region with cards, exist once the event is over (selectors).
+"""
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import selectors as table_selectors
+from games.duplicate import changes, selectors
+from games.duplicate.models import Event
+from games.words.faces import faces
+from games.words.seats import SEAT_NAMES
+
+# Region (its element's id is "event-<region>") -> its partial.
+SHARED_REGIONS = {
+    "status": "games/partials/event_status.html",
+    "tables": "games/partials/event_tables.html",
+    "standings": "games/partials/event_standings.html",
+    "results": "games/partials/event_results.html",
+    "entries": "games/partials/event_entries.html",
+}
+MY_TABLE = "games/partials/event_my_table.html"
+REGIONS = (*SHARED_REGIONS, "my-table")
+# A kept render lives at most this long: the stamp decides what is shown, this only bounds
+# a render kept past a change whose new stamp the cache failed to store.
+KEPT_SECONDS = 60
+
+
+def page_regions(event: Event, user) -> dict[str, str]:
+    """Every region of the page, in the active language: the shared ones as kept, and the
+    reader's own table."""
+    return {**shared_regions(event), "my-table": my_table(event, user)}
+
+
+def shared_regions(event: Event) -> dict[str, str]:
+    """The shared regions in the active language: the kept render if the event has not
+    changed since, else a fresh one, kept."""
+    stamp_key = changes.stamp_key(event.pk)
+    kept_key = f"event-regions-{event.pk}-{translation.get_language()}"
+    found = cache.get_many([stamp_key, kept_key])
+    stamp = found.get(stamp_key) or changes.fresh_stamp(event.pk)  # read before the database
+    kept_stamp, html = found.get(kept_key, (None, None))
+    if kept_stamp != stamp:
+        html = render_shared(event)
+        cache.set(kept_key, (stamp, html), KEPT_SECONDS)
+    return html
+
+
+def render_shared(event: Event) -> dict[str, str]:
+    context = shared_context(event)
+    return {region: render_to_string(template, context) for region, template in SHARED_REGIONS.items()}
+
+
+def shared_context(event: Event) -> dict:
+    entries = selectors.entry_list(event)
+    names = {pk: name for pk, name, _ in entries}
+    return {
+        "event": event,
+        "entries": [(name, checked_in) for _, name, checked_in in entries],
+        "standings": standings_rows(event, names),
+        "tables": selectors.current_tables(event, names),
+        "boards": [with_faces(b) for b in selectors.finished_results(event, names)],
+    }
+
+
+def my_table(event: Event, user) -> str:
+    """The reader's own region: a link to their table in the current round."""
+    table = selectors.user_table(event, user)
+    return render_to_string(MY_TABLE, {"my_table_url": table_selectors.table_url(table) if table else None})
+
+
+def standings_rows(event: Event, names: dict) -> list[dict]:
+    """The standings as the page shows them (entry names, matchpoints, percentage)."""
+    return [
+        {
+            "rank": rank,
+            "name": names.get(s.entrant, "?"),
+            "matchpoints": s.matchpoints,
+            "top": s.top,
+            "percent": s.percent,
+        }
+        for rank, s in enumerate(selectors.event_standings(event), start=1)
+    ]
+
+
+def with_faces(board: dict) -> dict:
+    """A released board's holdings as faces, each seat's with its place's name."""
+    held = [{"place": SEAT_NAMES[seat], "cards": faces(cards, None)} for seat, cards in enumerate(board["held"])]
+    return {**board, "dealer_name": SEAT_NAMES[board["dealer"]], "held": held, "kitty": faces(board["kitty"], None)}
