@@ -10,24 +10,30 @@ stamp is the same, so a change is shown at once. Only what the page shows is kep
 by board, the one region with cards, exist once the event is over (selectors).
 """
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 
+from games import jinja_env
 from games import selectors as table_selectors
 from games.duplicate import changes, selectors
 from games.duplicate.models import Event
+from games.duplicate.scoring import Standing
 from games.words.faces import faces
 from games.words.seats import SEAT_NAMES
 
-# Region (its element's id is "event-<region>") -> its partial.
-SHARED_REGIONS = {
-    "status": "games/partials/event_status.html",
-    "tables": "games/partials/event_tables.html",
-    "standings": "games/partials/event_standings.html",
-    "results": "games/partials/event_results.html",
-    "entries": "games/partials/event_entries.html",
+# Region (its element's id is "event-<region>") -> its template: the long lists in Jinja2
+# (games/jinja2/, games/jinja_env.py), rendered again after every change.
+DJANGO_REGIONS = {"status": "games/partials/event_status.html", "results": "games/partials/event_results.html"}
+JINJA_REGIONS = {
+    "tables": "games/event/tables.html",
+    "standings": "games/event/standings.html",
+    "entries": "games/event/entries.html",
 }
+SHARED_REGIONS = (*DJANGO_REGIONS, *JINJA_REGIONS)
 MY_TABLE = "games/partials/event_my_table.html"
 REGIONS = (*SHARED_REGIONS, "my-table")
 # A kept render lives at most this long: the stamp decides what is shown, this only bounds
@@ -57,17 +63,21 @@ def shared_regions(event: Event) -> dict[str, str]:
 
 def render_shared(event: Event) -> dict[str, str]:
     context = shared_context(event)
-    return {region: render_to_string(template, context) for region, template in SHARED_REGIONS.items()}
+    html = {region: render_to_string(template, context) for region, template in DJANGO_REGIONS.items()}
+    html.update(zip(JINJA_REGIONS, jinja_env.render_each(list(JINJA_REGIONS.values()), context), strict=True))
+    return html
 
 
 def shared_context(event: Event) -> dict:
     entries = selectors.entry_list(event)
     names = {pk: name for pk, name, _ in entries}
+    # A table's watch page is .../tables/<id>/: one reverse, not one per table.
+    watch_head = reverse("event_watch", args=[event.pk, 0]).removesuffix("0/")
     return {
         "event": event,
         "entries": [(name, checked_in) for _, name, checked_in in entries],
         "standings": standings_rows(event, names),
-        "tables": selectors.current_tables(event, names),
+        "tables": [{**t, "watch_url": f"{watch_head}{t['id']}/"} for t in selectors.current_tables(event, names)],
         "boards": [with_faces(b) for b in selectors.finished_results(event, names)],
     }
 
@@ -86,10 +96,19 @@ def standings_rows(event: Event, names: dict) -> list[dict]:
             "name": names.get(s.entrant, "?"),
             "matchpoints": s.matchpoints,
             "top": s.top,
-            "percent": s.percent,
+            "percent": percent_shown(s),
         }
         for rank, s in enumerate(selectors.event_standings(event), start=1)
     ]
+
+
+def percent_shown(standing: Standing) -> str:
+    """The percentage to one decimal, halves rounded up (as Django's floatformat), from the
+    exact fraction: a standings page rounds 62.25 % to 62.3 %."""
+    if not standing.top:
+        return "–"
+    exact = Decimal(100 * standing.matchpoints) / standing.top
+    return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def with_faces(board: dict) -> dict:
