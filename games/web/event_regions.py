@@ -63,7 +63,7 @@ def shared_regions(event: Event) -> dict[str, str]:
 
 def render_shared(event: Event) -> dict[str, str]:
     context = shared_context(event)
-    html = {region: render_to_string(template, context) for region, template in DJANGO_REGIONS.items()}
+    html: dict[str, str] = {region: render_to_string(template, context) for region, template in DJANGO_REGIONS.items()}
     html.update(zip(JINJA_REGIONS, jinja_env.render_each(list(JINJA_REGIONS.values()), context), strict=True))
     return html
 
