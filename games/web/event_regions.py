@@ -56,7 +56,7 @@ def shared_regions(event: Event) -> dict[str, str]:
     stamp = found.get(stamp_key) or changes.fresh_stamp(event.pk)  # read before the database
     kept_stamp, html = found.get(kept_key, (None, None))
     if kept_stamp != stamp:
-        html = render_shared(event)
+        html = render_shared(Event.objects.get(pk=event.pk))  # the row as of after the stamp, too
         cache.set(kept_key, (stamp, html), KEPT_SECONDS)
     return html
 
