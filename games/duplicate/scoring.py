@@ -59,11 +59,11 @@ def board_score(result: TableResult, team: int) -> tuple[int, int]:
 
 
 def matchpoints(scores: Sequence[tuple[int, int]]) -> list[int]:
-    """Each score against all the others: 2 for each it beats, 1 for each tie (counted in
-    the sorted scores: a board played at a hundred tables is not 10,000 comparisons)."""
+    """Each score against all the others: 2 for each it beats, 1 for each tie. In the sorted
+    scores, the ones below a score come before bisect_left and its equals (itself too) before
+    bisect_right: a board played at a hundred tables is not 10,000 comparisons."""
     ordered = sorted(scores)
-    beaten = [bisect_left(ordered, mine) for mine in scores]
-    return [2 * below + (bisect_right(ordered, mine) - below) - 1 for mine, below in zip(scores, beaten, strict=True)]
+    return [bisect_left(ordered, mine) + bisect_right(ordered, mine) - 1 for mine in scores]
 
 
 def standings(results: Iterable[TableResult]) -> list[Standing]:

@@ -33,9 +33,7 @@ JINJA_REGIONS = {
     "standings": "games/event/standings.html",
     "entries": "games/event/entries.html",
 }
-SHARED_REGIONS = (*DJANGO_REGIONS, *JINJA_REGIONS)
 MY_TABLE = "games/partials/event_my_table.html"
-REGIONS = (*SHARED_REGIONS, "my-table")
 # A kept render lives at most this long: the stamp decides what is shown, this only bounds
 # a render kept past a change whose new stamp the cache failed to store.
 KEPT_SECONDS = 60
