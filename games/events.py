@@ -57,10 +57,6 @@ def event_group(event_id: int) -> str:
     return f"event-{event_id}"
 
 
-def event_changed() -> dict:
-    return {"type": "event.changed"}
-
-
 def table_changed(version: int) -> dict:
     return {"type": "table.changed", "version": version}
 

@@ -9,6 +9,7 @@ Each result is compared with every other result of the same board in the same di
 most it could have had.
 """
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -58,8 +59,11 @@ def board_score(result: TableResult, team: int) -> tuple[int, int]:
 
 
 def matchpoints(scores: Sequence[tuple[int, int]]) -> list[int]:
-    """Each score against all the others: 2 for each it beats, 1 for each tie."""
-    return [sum(2 if mine > other else 1 if mine == other else 0 for other in scores) - 1 for mine in scores]
+    """Each score against all the others: 2 for each it beats, 1 for each tie. In the sorted
+    scores, the ones below a score come before bisect_left and its equals (itself too) before
+    bisect_right: a board played at a hundred tables is not 10,000 comparisons."""
+    ordered = sorted(scores)
+    return [bisect_left(ordered, mine) + bisect_right(ordered, mine) - 1 for mine in scores]
 
 
 def standings(results: Iterable[TableResult]) -> list[Standing]:

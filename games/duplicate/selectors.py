@@ -4,6 +4,7 @@ stored board results, and a finished event's results."""
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from games.duplicate.models import BoardResult, Entry, Event, EventTable
 from games.duplicate.scoring import Standing, TableResult, standings
@@ -13,9 +14,22 @@ from games.models import Table
 
 def event_table_results(event: Event) -> list[TableResult]:
     """Every table's result on every board played so far, adjusted where a moderator did;
-    entrants are entry ids (a pair's at both of its seats), None a bot."""
-    rows = BoardResult.objects.filter(board__event=event).select_related("board", "event_table")
-    return [table_result(row) for row in rows]
+    entrants are entry ids (a pair's at both of its seats), None a bot. Rows as values: a
+    hundred tables' results are read at every change of the event."""
+    rows = BoardResult.objects.filter(board__event=event).values_list(
+        "board__number",
+        "event_table__table_id",
+        "event_table__seats",
+        "board__dealer",
+        Coalesce("adjusted_score", "defenders_score"),  # BoardResult.scored_score
+        Coalesce("adjusted_level_change", "level_change"),  # BoardResult.scored_level_change
+    )
+    return [
+        TableResult(
+            board=board, table=table, seats=tuple(seats), dealer=dealer, defenders_score=score, level_change=change
+        )
+        for board, table, seats, dealer, score, change in rows
+    ]
 
 
 def table_result(row: BoardResult) -> TableResult:
@@ -65,13 +79,26 @@ def registration_of(event: Event, user) -> dict | None:
     return {"state": "invited" if invited else "asked", "entry": entry, "other": other.username if other else "?"}
 
 
+def entry_list(event: Event) -> list[tuple[Any, str, bool, bool]]:
+    """Each entry as (id, name, checked in, confirmed), in the order of registration: a name
+    is its player's, or a pair's two names; a pair is confirmed once the partner said yes
+    (Entry.confirmed)."""
+    rows = event.entries.order_by("pk").values_list(
+        "pk", "player__username", "partner__username", "checked_in_at", "partner_confirmed_at"
+    )
+    return [
+        (
+            pk,
+            f"{player} & {partner}" if partner else player,
+            checked_in_at is not None,
+            not partner or bool(confirmed_at),
+        )
+        for pk, player, partner, checked_in_at, confirmed_at in rows
+    ]
+
+
 def entry_names(event: Event) -> dict[Any, str]:
-    """Each entry's name: its player's, or a pair's two names."""
-    names = {}
-    for entry in event.entries.select_related("player", "partner"):
-        people = [entry.player.username] + ([entry.partner.username] if entry.partner else [])
-        names[entry.pk] = " & ".join(people)
-    return names
+    return {pk: name for pk, name, *_ in entry_list(event)}
 
 
 def user_table(event: Event, user) -> Table | None:
@@ -87,12 +114,12 @@ def user_table(event: Event, user) -> Table | None:
     )
 
 
-def finished_results(event: Event) -> list[dict]:
+def finished_results(event: Event, names: dict[Any, str]) -> list[dict]:
     """Each board of a finished event with every table's result on it (hands for the replay
-    links): shown only once every table has played every board (RULES §9)."""
+    links): shown only once every table has played every board (RULES §9). `names`: the
+    entries' (entry_names)."""
     if event.status != Event.Status.FINISHED:
         return []
-    names = entry_names(event)
     rows = (
         BoardResult.objects.filter(board__event=event)
         .select_related("board", "event_table")
@@ -130,18 +157,22 @@ def _side_name(names: dict[Any, str], first, second) -> list[str | None]:
     return [names[e] if e is not None else None for e in dict.fromkeys((first, second))]
 
 
-def current_tables(event: Event) -> list[dict]:
-    """The current round's tables, each with its two sides' names (None: a bot)."""
+def current_tables(event: Event, names: dict[Any, str]) -> list[dict]:
+    """The current round's tables, each with its two sides' names (None: a bot). `names`:
+    the entries' (entry_names)."""
     if not event.current_round:
         return []
-    names = entry_names(event)
-    rows = EventTable.objects.filter(round__event=event, round__number=event.current_round).order_by("number")
+    rows = (
+        EventTable.objects.filter(round__event=event, round__number=event.current_round)
+        .order_by("number")
+        .values_list("pk", "number", "seats")
+    )
     return [
         {
-            "id": at.pk,
-            "number": at.number,
-            "north_south": _side_name(names, at.seats[0], at.seats[2]),
-            "east_west": _side_name(names, at.seats[1], at.seats[3]),
+            "id": pk,
+            "number": number,
+            "north_south": _side_name(names, seats[0], seats[2]),
+            "east_west": _side_name(names, seats[1], seats[3]),
         }
-        for at in rows
+        for pk, number, seats in rows
     ]

@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import bot_levels, engine, events, rulesets
+from games import bot_levels, engine, rulesets
 from games.duplicate import movement
 from games.duplicate.boards import make_boards
+from games.duplicate.changes import event_changed_on_commit
 from games.duplicate.models import NAME_LENGTH, BoardResult, Entry, Event, EventBoard, EventRound, EventTable
 from games.duplicate.scoring import level_change_of
 from games.engine import Refusal
@@ -157,7 +158,7 @@ def event_register(*, event_id: int, user, partner=None) -> Entry:
         if event.entries.filter(player_id=person).exists() or event.entries.filter(partner_id=person).exists():
             raise _refuse("already_entered", gettext_noop("{name} is already entered."), name=_name(person))
     entry = Entry.objects.create(event=event, player=user, partner=partner)
-    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    event_changed_on_commit(event.pk)
     return entry
 
 
@@ -177,7 +178,7 @@ def event_partner_confirm(*, event_id: int, user, now: datetime | None = None) -
     entry = _invitation_to(event, user)
     entry.partner_confirmed_at = now or timezone.now()
     entry.save(update_fields=["partner_confirmed_at"])
-    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    event_changed_on_commit(event.pk)
     return entry
 
 
@@ -187,7 +188,7 @@ def event_partner_decline(*, event_id: int, user) -> None:
     event = _locked(event_id)
     _open_for_registration(event)
     _invitation_to(event, user).delete()
-    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    event_changed_on_commit(event.pk)
 
 
 @transaction.atomic
@@ -200,7 +201,7 @@ def event_withdraw(*, event_id: int, user) -> None:
     if entry is None:
         raise _refuse("not_entered", gettext_noop("You are not entered in this event."))
     entry.delete()
-    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    event_changed_on_commit(event.pk)
 
 
 def _name(user_id: int) -> str:
@@ -220,7 +221,7 @@ def event_check_in(*, event_id: int, user, now: datetime | None = None) -> Entry
     if entry.checked_in_at is None:
         entry.checked_in_at = now or timezone.now()
         entry.save(update_fields=["checked_in_at"])
-        events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+        event_changed_on_commit(event.pk)
     return entry
 
 
@@ -263,7 +264,7 @@ def event_start_round(*, event_id: int, now: datetime | None = None) -> EventRou
     event.status = Event.Status.RUNNING
     event.current_round = number
     event.save(update_fields=["status", "current_round"])
-    events.send_on_commit(group=events.event_group(event.pk), message=events.event_changed())
+    event_changed_on_commit(event.pk)
     return event_round
 
 
@@ -339,7 +340,7 @@ def result_adjust(*, moderator, result_id: int, defenders_score: int, reason: st
     # game are replayed, as if it had been scored so (docs/ratings.md).
     if first_rated := RatedMatch.objects.filter(event_board__event_id=result.board.event_id).order_by("pk").first():
         ratings_replay(since=first_rated)
-    events.send_on_commit(group=events.event_group(result.board.event_id), message=events.event_changed())
+    event_changed_on_commit(result.board.event_id)
     moderation_log_write(
         moderator=moderator,
         action=ModerationLog.Action.ADJUST_RESULT,

@@ -11,8 +11,9 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import engine, events
+from games import engine
 from games.duplicate.boards import Board
+from games.duplicate.changes import event_changed_on_commit
 from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
 from games.models import Hand, Seat, Table
 from games.ratings.service import event_rate
@@ -45,7 +46,7 @@ def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
     if at is None or hand.number > len(at.boards):
         return
     stand_ins = list(Seat.objects.filter(table=table, autoplay=True).values_list("position", flat=True))
-    events.send_on_commit(group=events.event_group(at.round.event_id), message=events.event_changed())
+    event_changed_on_commit(at.round.event_id)
     BoardResult.objects.create(
         event_table=at,
         board=EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand.number - 1]),
@@ -89,10 +90,10 @@ def round_end_check(event_round: EventRound, now: datetime, finishing: int | Non
         return False
     event_round.finished_at = now
     event_round.save(update_fields=["finished_at"])
-    events.send_on_commit(group=events.event_group(event_round.event_id), message=events.event_changed())
     event = event_round.event
     # Conditional: of two processes ending the last round at once, one finishes (and rates) it.
     last = event_round.number == event.rounds
     if last and Event.objects.filter(pk=event.pk, status=Event.Status.RUNNING).update(status=Event.Status.FINISHED):
         event_rate(event=event, now=now)
+    event_changed_on_commit(event_round.event_id)  # after commit (the write path's or the clock's transaction)
     return True

@@ -1,9 +1,8 @@
 """The event page's socket (docs/events.md): the page's live regions (status, the reader's
 table, the round's tables, standings, results, entries, the reader's own registration with
-an invitation to confirm), re-rendered from the database whenever an entry, a board result,
-an adjustment or a round changes them ("event.changed", sent after commit by
-games/duplicate/). It carries nothing of a board some table may still
-be playing: standings are matchpoints, and results by board appear once the event is over."""
+an invitation to confirm; games/web/event_regions.py), sent whenever an entry, a board
+result, an adjustment or a round changes them ("event.changed", sent after commit by
+games/duplicate/). It carries nothing of a board some table may still be playing: standings are matchpoints, and results by board appear once the event is over."""
 
 import json
 import re
@@ -13,78 +12,18 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import events
-from games import selectors as table_selectors
 from games.duplicate import selectors
 from games.duplicate.models import Event
 from games.moderation.selectors import is_banned
-from games.web import rooms
+from games.web import event_regions, rooms
 from games.web.i18n import language_for_scope
 from games.web.layer_watch import LayerGroups
 from games.web.socket_dispatch import DirectDispatch
 from games.web.socket_input import JsonInput
-from games.words.faces import faces
-from games.words.seats import SEAT_NAMES
-
-# Region (its element's id is "event-<region>") -> its partial: the page includes the same.
-REGIONS = {
-    "status": "games/partials/event_status.html",
-    "my-table": "games/partials/event_my_table.html",
-    "tables": "games/partials/event_tables.html",
-    "standings": "games/partials/event_standings.html",
-    "results": "games/partials/event_results.html",
-    "entries": "games/partials/event_entries.html",
-    "registration": "games/partials/event_registration.html",
-}
-
-
-def standings_rows(event: Event) -> list[dict]:
-    """The standings as the page shows them (entry names, matchpoints, percentage)."""
-    names = selectors.entry_names(event)
-    return [
-        {
-            "rank": rank,
-            "name": names.get(s.entrant, "?"),
-            "matchpoints": s.matchpoints,
-            "top": s.top,
-            "percent": s.percent,
-        }
-        for rank, s in enumerate(selectors.event_standings(event), start=1)
-    ]
-
-
-def with_faces(board: dict) -> dict:
-    """A released board's holdings as faces, each seat's with its place's name."""
-    held = [{"place": SEAT_NAMES[seat], "cards": faces(cards, None)} for seat, cards in enumerate(board["held"])]
-    return {**board, "dealer_name": SEAT_NAMES[board["dealer"]], "held": held, "kitty": faces(board["kitty"], None)}
-
-
-def regions_context(event: Event, user) -> dict:
-    """What the page's live regions show, for this reader (their own table's link)."""
-    names = selectors.entry_names(event)
-    table = selectors.user_table(event, user)
-    return {
-        "event": event,
-        "entries": [(names[e.pk], e.checked_in_at is not None, e.confirmed) for e in event.entries.all()],
-        "signed_in": user.is_authenticated,
-        "registration": selectors.registration_of(event, user),
-        "my_table_url": table_selectors.table_url(table) if table else None,
-        "standings": standings_rows(event),
-        "tables": selectors.current_tables(event),
-        "boards": [with_faces(b) for b in selectors.finished_results(event)],
-    }
-
-
-def render_regions(event: Event, user, csrf_token: str | None = None) -> dict[str, str]:
-    """Every region for this reader; `csrf_token` for the forms of their registration."""
-    context = regions_context(event, user)
-    if csrf_token:
-        context["csrf_token"] = csrf_token
-    return {region: render_to_string(template, context) for region, template in REGIONS.items()}
 
 
 def csrf_token_of(scope) -> str | None:
@@ -134,5 +73,5 @@ class EventConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     def _render(self) -> dict:
         event = Event.objects.get(pk=self.event_id)
         with translation.override(self.language):
-            html = render_regions(event, self.scope["user"], csrf_token_of(self.scope))
+            html = event_regions.page_regions(event, self.scope["user"], csrf_token_of(self.scope))
         return {"type": "event", "registration": event.status == Event.Status.REGISTRATION, "html": html}

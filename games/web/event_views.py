@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,7 +16,7 @@ from games.duplicate import selectors, service
 from games.duplicate.models import Event, EventTable
 from games.engine import Refusal
 from games.web.event_forms import EventForm
-from games.web.event_socket import regions_context
+from games.web.event_regions import reader_regions, shared_regions
 from games.web.event_watch import watch_context
 from games.words.refusals import refusal_text
 
@@ -45,8 +46,14 @@ def visible_event(request, event_id: int) -> Event:
 
 def event_page(request, event_id: int):
     event = visible_event(request, event_id)
-    context = regions_context(event, request.user)
-    context.update(ws_path=f"/ws/event/{event.pk}/")
+    own = reader_regions(event, request.user, get_token(request))
+    context = {
+        "event": event,
+        "regions": shared_regions(event),
+        "my_table": own["my-table"],
+        "registration": own["registration"],
+        "ws_path": f"/ws/event/{event.pk}/",
+    }
     return render(request, "games/event.html", context)
 
 

@@ -7,7 +7,8 @@ from django.utils import translation
 
 from games.duplicate import selectors, watching
 from games.duplicate.models import EventTable
-from games.web.event_socket import EventConsumer, with_faces
+from games.web.event_regions import with_faces
+from games.web.event_socket import EventConsumer
 from games.words.seats import SEAT_NAMES
 
 

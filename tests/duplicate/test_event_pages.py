@@ -62,6 +62,9 @@ def test_the_list_shows_public_events_and_ones_own_private_events(organiser):
     assert "即将开始" in chinese and "复式赛" in chinese
 
 
+# Committed: the page is read after each write, and a write changes the page's kept regions
+# only once it commits (games/duplicate/changes.py).
+@pytest.mark.django_db(transaction=True)
 def test_a_pair_registers_and_checks_in_from_the_page(organiser):
     event = an_event(organiser)
     alice, bob = make_user("alice"), make_user("bob")
@@ -93,7 +96,9 @@ def test_a_pair_registers_and_checks_in_from_the_page(organiser):
     assert client.get(reverse("event_check_in", args=[event.pk])).status_code == 405
 
 
-def test_a_finished_event_shows_standings_and_each_boards_results(organiser, settings):
+def test_a_finished_event_shows_standings_and_each_boards_results(
+    organiser, settings, django_capture_on_commit_callbacks
+):
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     settings.GAMES_BOT_DELAY_MS = 0
     settings.GAMES_DEAL_LEAD_IN_MS = 0
@@ -108,7 +113,8 @@ def test_a_finished_event_shows_standings_and_each_boards_results(organiser, set
     running = signed_in(people[0]).get(page).text
     assert 'data-testid="my-table"' in running and 'data-testid="board-1"' not in running  # no results yet
     assert "data-card=" not in running  # nothing of a board still in play
-    play_round(EventRound.objects.get(event=event))
+    with django_capture_on_commit_callbacks(execute=True):  # the page shows what is committed
+        play_round(EventRound.objects.get(event=event))
     assert not RatingChange.objects.exists() and not Rating.objects.exists()  # a casual event rates nobody
     html = signed_in(people[0]).get(page).text
     assert html.count('<tr><td class="num">') == 3  # three pairs ranked; the bots are not
@@ -186,6 +192,7 @@ def test_the_lobby_lists_events_and_every_page_links_them_in_both_languages(orga
             assert 'href="/events/"' in menu and word in menu
 
 
+@pytest.mark.django_db(transaction=True)  # committed, as test_a_pair_registers_and_checks_in_from_the_page
 def test_an_invited_partner_declines_from_the_page(organiser):
     event = an_event(organiser)
     mei, lin = make_user("mei"), make_user("lin")
@@ -197,7 +204,7 @@ def test_an_invited_partner_declines_from_the_page(organiser):
     assert not Entry.objects.filter(event=event).exists() and "Nobody has registered yet." in after
 
 
-def test_an_entry_withdraws_from_the_page_in_both_languages(organiser):
+def test_an_entry_withdraws_from_the_page_in_both_languages(organiser, django_capture_on_commit_callbacks):
     event = an_event(organiser)
     mei, lin = make_user("mei"), make_user("lin")
     service.event_register(event_id=event.pk, user=mei, partner=lin)
@@ -205,7 +212,9 @@ def test_an_entry_withdraws_from_the_page_in_both_languages(organiser):
     assert "退出比赛" in signed_in(mei, "zh-hans").get(page).text
     client = signed_in(mei)
     assert 'data-testid="withdraw"' in client.get(page).text
-    after = client.post(reverse("event_withdraw", args=[event.pk]), follow=True).text
+    with django_capture_on_commit_callbacks(execute=True):  # the page shows what is committed
+        client.post(reverse("event_withdraw", args=[event.pk]))
+    after = client.get(page).text
     assert not Entry.objects.filter(event=event).exists() and "Nobody has registered yet." in after
     again = client.post(reverse("event_withdraw", args=[event.pk]), follow=True).text
     assert "You are not entered in this event." in again  # refused, shown, nothing changed
