@@ -55,9 +55,13 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.moderation.middleware.BannedUserMiddleware",  # logs a banned user out on any request
-    "accounts.middleware.UserLanguageMiddleware",  # remembers set_language per user
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: a sync-only middleware makes every one above it run in one thread. Under ASGI an
+    # async-capable middleware below the last sync-only one runs async, and Django's
+    # MiddlewareMixin then hops to a thread and back for each of its process_request and
+    # process_response: three more waits for a busy event loop per request.
+    "accounts.middleware.UserLanguageMiddleware",  # remembers set_language per user
 ]
 
 ROOT_URLCONF = "config.urls"
