@@ -5,16 +5,15 @@ as the clock does; or at the player's own table by clicking cards on the table p
 the standings on the open page move without a reload (the event's socket)."""
 
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
-from django.utils import timezone
 
 from games.duplicate import service
 from games.duplicate.models import EventTable
 from tests.conftest import make_user
+from tests.duplicate.events import an_event, organiser, pairs_entered
 from tests.table_driver import drive
 from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
     PASSWORD,
@@ -31,25 +30,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.events, pytest.
 
 @pytest.fixture
 def event(server):
-    organiser = make_user("organiser", PASSWORD)
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
-        name="Browser duplicate",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=1,
-        round_minutes=30,
-        starts_at=timezone.now() + timedelta(minutes=10),
-        deal_pace_ms=1,
-        last_chance_ms=0,
-    )
-    others = [make_user(name, PASSWORD) for name in ("ada", "bea", "cal", "dan")]
-    for first, second in (others[:2], others[2:]):
-        service.event_register(event_id=event.pk, user=first, partner=second)
-        service.event_partner_confirm(event_id=event.pk, user=second)
-        service.event_check_in(event_id=event.pk, user=first)
+    event = an_event(organiser("organiser", PASSWORD), name="Browser duplicate")
+    pairs_entered(event, [make_user(name, PASSWORD) for name in ("ada", "bea", "cal", "dan")])
     make_user("mei", PASSWORD), make_user("lin", PASSWORD)
     return event
 

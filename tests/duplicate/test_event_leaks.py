@@ -4,15 +4,14 @@ own seat's cards and what their own table made public, whatever the other table 
 the same board, and nobody can open a table they do not play at."""
 
 import asyncio
-from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.utils import timezone
 
 from games.duplicate import service
 from games.duplicate.models import EventTable
 from tests.conftest import WsClient, make_user, session_cookie, ws_client
+from tests.duplicate.events import an_event, organiser, pairs_entered
 from tests.table_driver import cards_in, load, own_cards, play_until, public_cards_by_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
@@ -20,31 +19,15 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
 
 @sync_to_async
 def running_event():
-    organiser = make_user("organiser")
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
-        name="Leak check",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=2,
-        round_minutes=30,
-        starts_at=timezone.now() + timedelta(minutes=5),
-        deal_pace_ms=1,
-        last_chance_ms=50,
-    )
-    people = [make_user(f"pl{i}") for i in range(8)]
-    for i in range(4):
-        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
-        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    staff = organiser()
+    event = an_event(staff, name="Leak check", boards_per_round=2, last_chance_ms=50)
+    pairs_entered(event, [make_user(f"pl{i}") for i in range(8)])
     service.event_start_round(event_id=event.pk)
     tables = []
     for at in EventTable.objects.select_related("table").order_by("number"):
         seats = {s.position: s.user for s in at.table.seats.select_related("user")}
         tables.append((at.table, seats))
-    return organiser, tables
+    return staff, tables
 
 
 def assert_no_leak(clients, table_state, dealer, public):

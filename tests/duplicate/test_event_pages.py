@@ -14,32 +14,23 @@ from games.duplicate import service
 from games.duplicate.models import BoardResult, Entry, EventRound
 from games.models import Rating, RatingChange
 from tests.conftest import make_user
+from tests.duplicate.events import an_event as club_event
+from tests.duplicate.events import organiser as staff_member
+from tests.duplicate.events import pairs_entered
 from tests.duplicate.test_event_run import play_round
 
 pytestmark = [pytest.mark.django_db, pytest.mark.events]
 
 
 def an_event(organiser, **options):
-    values = {
-        "created_by": organiser,
-        "name": "Thursday pairs",
-        "kind": "pairs",
-        "rounds": 1,
-        "boards_per_round": 1,
-        "round_minutes": 20,
-        "starts_at": timezone.now() + timedelta(days=1),
-        "deal_pace_ms": 1,
-        "last_chance_ms": 0,
-    }
-    return service.event_create(**{**values, **options})
+    return club_event(
+        organiser, **{"name": "Thursday pairs", "starts_at": timezone.now() + timedelta(days=1), **options}
+    )
 
 
 @pytest.fixture
 def organiser():
-    user = make_user("organiser")
-    user.is_staff = True
-    user.save()
-    return user
+    return staff_member()
 
 
 def signed_in(user, language="en"):
@@ -104,10 +95,7 @@ def test_a_finished_event_shows_standings_and_each_boards_results(
     settings.GAMES_DEAL_LEAD_IN_MS = 0
     event = an_event(organiser)
     people = [make_user(f"fin{i}") for i in range(6)]
-    for i in range(3):
-        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
-        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    pairs_entered(event, people)
     service.event_start_round(event_id=event.pk)
     page = reverse("event", args=[event.pk])
     running = signed_in(people[0]).get(page).text
@@ -229,10 +217,7 @@ def test_a_moderator_adjusts_a_result_from_the_page_once_every_table_played_its_
     settings.GAMES_DEAL_LEAD_IN_MS = 0
     event = an_event(organiser)
     people = [make_user(f"adj{i}") for i in range(6)]
-    for i in range(3):
-        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
-        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    pairs_entered(event, people)
     service.event_start_round(event_id=event.pk)
     page = reverse("event_results_moderate", args=[event.pk])
     assert signed_in(people[0]).get(page).status_code == 403  # moderators only

@@ -2,10 +2,7 @@
 direction, the people's sides that played it, ranked by their result, as one game of the
 rating library; the replay rebuilds exactly that, also after a moderator's adjustment."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.duplicate import service
@@ -15,6 +12,7 @@ from games.models import Hand, RatedMatch, Rating, RatingChange
 from games.ratings.selectors import ratings_snapshot, snapshot_differences
 from games.ratings.service import ratings_replay
 from tests.conftest import make_moderator, make_user
+from tests.duplicate.events import an_event, pairs_entered
 from tests.duplicate.test_event_run import hand_score, play_round
 
 pytestmark = [pytest.mark.django_db, pytest.mark.events]
@@ -49,26 +47,9 @@ def test_a_finished_rated_event_rates_each_board_as_the_library_does(settings):
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     settings.GAMES_BOT_DELAY_MS = 0
     settings.GAMES_DEAL_LEAD_IN_MS = 0
-    organiser = make_user("organiser")
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
-        name="Rated pairs",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=1,
-        round_minutes=20,
-        starts_at=timezone.now() + timedelta(days=1),
-        rated=True,
-        deal_pace_ms=1,
-        last_chance_ms=0,
-    )
+    event = an_event(name="Rated pairs", rated=True)
     people = [make_user(f"rated{i}") for i in range(6)]
-    for i in range(3):  # three pairs: two tables, one pair against bots
-        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
-        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    pairs_entered(event, people)  # three pairs: two tables, one pair against bots
     service.event_start_round(event_id=event.pk)
     assert not RatingChange.objects.exists()  # not before the event is over
     play_round(EventRound.objects.get(event=event))

@@ -17,6 +17,7 @@ from games.duplicate.models import BoardResult, Entry, Event, EventBoard, EventT
 from games.duplicate.selectors import event_standings
 from games.models import Hand, Table
 from tests.conftest import make_user
+from tests.duplicate.events import an_event, pairs_entered
 from tests.table_driver import drive, fold_log
 
 pytestmark = [pytest.mark.django_db, pytest.mark.events]
@@ -77,25 +78,9 @@ def test_a_small_event_runs_from_registration_to_standings(settings):
     settings.GAMES_NEXT_HAND_DELAY_MS = 0
     settings.GAMES_BOT_DELAY_MS = 0
     settings.GAMES_DEAL_LEAD_IN_MS = 0
-    organiser = make_user("organiser")
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
-        name="Club night",
-        kind="pairs",
-        rounds=2,
-        boards_per_round=2,
-        round_minutes=30,
-        starts_at=timezone.now() + timedelta(minutes=5),
-        deal_pace_ms=1,
-        last_chance_ms=0,
-    )
+    event = an_event(rounds=2, boards_per_round=2)
     people = [make_user(f"club{i}") for i in range(8)]
-    for i in range(4):
-        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
-        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    pairs_entered(event, people)
 
     for number in (1, 2):
         event_round = service.event_start_round(event_id=event.pk)
@@ -171,19 +156,8 @@ def test_when_the_rounds_time_is_up_bots_finish_its_tables(settings):
     from games.models import Seat
     from games.runtime import writer
 
-    organiser = make_user("organiser")
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
-        name="Short round",
-        kind="individual",
-        rounds=1,
-        boards_per_round=2,
-        round_minutes=5,
-        starts_at=timezone.now(),
-        deal_pace_ms=1,
-        last_chance_ms=0,
+    event = an_event(
+        name="Short round", kind="individual", boards_per_round=2, round_minutes=5, starts_at=timezone.now()
     )
     people = [make_user(f"solo{i}") for i in range(6)]  # two tables, two bots
     for person in people:

@@ -9,36 +9,26 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.duplicate import service
 from games.duplicate.models import Event, EventRound
 from games.duplicate.schedule import events_tick
 from games.models import Seat, Table
 from tests.conftest import make_user
+from tests.duplicate.events import an_event as club_event
+from tests.duplicate.events import organiser, pairs_entered
 from tests.duplicate.test_event_run import play_round
 
 pytestmark = [pytest.mark.django_db, pytest.mark.events]
 
 
 def an_event(pairs, starts_in=timedelta(0)):
-    organiser = make_user(f"organiser{pairs}")
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
+    event = club_event(
+        organiser(f"organiser{pairs}"),
         name="Scheduled",
-        kind="pairs",
         rounds=2,
-        boards_per_round=1,
         round_minutes=10,
         starts_at=timezone.now() + starts_in,
-        deal_pace_ms=1,
-        last_chance_ms=0,
     )
-    for i in range(pairs):
-        a, b = make_user(f"s{pairs}-{i}a"), make_user(f"s{pairs}-{i}b")
-        service.event_register(event_id=event.pk, user=a, partner=b)
-        service.event_partner_confirm(event_id=event.pk, user=b)
-        service.event_check_in(event_id=event.pk, user=b)
+    pairs_entered(event, [make_user(f"s{pairs}-{i}{side}") for i in range(pairs) for side in "ab"])
     return event
 
 

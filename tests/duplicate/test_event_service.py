@@ -3,10 +3,8 @@ starting rounds refuse bad input and change nothing; a round's tables are real t
 play the round's boards with the fixed decks; a moderator's adjustment is audit-logged."""
 
 import itertools
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from games import engine
 from games.duplicate import service
@@ -17,31 +15,19 @@ from games.models import ModerationLog, Table
 from games.runtime.commands import Issuer
 from games.runtime.writer import table_act
 from tests.conftest import make_moderator, make_user
+from tests.duplicate.events import an_event, organiser
+from tests.duplicate.events import pairs_entered as enter_pairs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.events]
 
 
 @pytest.fixture
 def staff():
-    user = make_user("organiser")
-    user.is_staff = True
-    user.save()
-    return user
+    return organiser()
 
 
 def new_event(staff, **options):
-    values = {
-        "created_by": staff,
-        "name": "Friday duplicate",
-        "kind": "pairs",
-        "rounds": 2,
-        "boards_per_round": 2,
-        "round_minutes": 30,
-        "starts_at": timezone.now() + timedelta(hours=1),
-        "deal_pace_ms": 1,
-        "last_chance_ms": 0,
-    }
-    return service.event_create(**{**values, **options})
+    return an_event(staff, **{"name": "Friday duplicate", "rounds": 2, "boards_per_round": 2, **options})
 
 
 NAMES = itertools.count()
@@ -49,11 +35,7 @@ NAMES = itertools.count()
 
 def pairs_entered(event, count, checked_in=True):
     users = [make_user(f"player{next(NAMES)}") for _ in range(2 * count)]
-    for i in range(count):
-        service.event_register(event_id=event.pk, user=users[2 * i], partner=users[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=users[2 * i + 1])
-        if checked_in:
-            service.event_check_in(event_id=event.pk, user=users[2 * i + 1])
+    enter_pairs(event, users, checked_in)
     return users
 
 

@@ -8,6 +8,7 @@ from django.utils import timezone
 from games.duplicate import service
 from games.duplicate.models import EventTable
 from tests.conftest import WsClient, make_moderator, make_user, session_cookie, ws_client
+from tests.duplicate.events import an_event, pairs_entered
 from tests.table_driver import cards_in, drive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
@@ -15,24 +16,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.events]
 
 @sync_to_async
 def private_event_under_way():
-    organiser = make_user("organiser")
-    event = service.event_create(
-        created_by=organiser,
-        name="Club",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=1,
-        round_minutes=30,
-        starts_at=timezone.now(),
-        is_private=True,
-        deal_pace_ms=1,
-        last_chance_ms=0,
-    )
+    event = an_event(make_user("organiser"), name="Club", starts_at=timezone.now(), is_private=True)
     people = [make_user(f"sock{i}") for i in range(6)]
-    for i in range(3):
-        service.event_register(event_id=event.pk, user=people[2 * i], partner=people[2 * i + 1])
-        service.event_partner_confirm(event_id=event.pk, user=people[2 * i + 1])
-        service.event_check_in(event_id=event.pk, user=people[2 * i])
+    pairs_entered(event, people)
     service.event_start_round(event_id=event.pk)
     return event, people
 
@@ -76,18 +62,7 @@ async def test_entries_rounds_and_results_are_pushed_after_each_commit(settings)
     settings.GAMES_BOT_DELAY_MS = 0
     settings.GAMES_DEAL_LEAD_IN_MS = 0
     organiser = await sync_to_async(make_user)("organiser")
-    event = await sync_to_async(service.event_create)(
-        created_by=organiser,
-        name="Club",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=1,
-        round_minutes=30,
-        starts_at=timezone.now(),
-        is_private=True,
-        deal_pace_ms=1,
-        last_chance_ms=0,
-    )
+    event = await sync_to_async(an_event)(organiser, name="Club", starts_at=timezone.now(), is_private=True)
     people = [await sync_to_async(make_user)(f"push{i}") for i in range(6)]
     watcher = await ws_client(f"/ws/event/{event.pk}/", organiser)
     first = await watcher.receive()
@@ -125,15 +100,8 @@ async def test_the_named_partner_is_pushed_the_invitation_with_forms_that_post()
     from games.duplicate.models import Entry
 
     asker, partner = [await sync_to_async(make_user)(name) for name in ("asker", "named")]
-    event = await sync_to_async(service.event_create)(
-        created_by=await sync_to_async(make_moderator)(),  # staff: a public event
-        name="Invitations",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=1,
-        round_minutes=30,
-        starts_at=timezone.now(),
-    )
+    staff = await sync_to_async(make_moderator)()  # a public event
+    event = await sync_to_async(an_event)(staff, name="Invitations", starts_at=timezone.now())
     secret = "0123456789abcdefghijABCDEFGHIJkl"  # the reader's CSRF cookie, as the page set it
     cookie = await sync_to_async(session_cookie)(partner) + f"; csrftoken={secret}".encode()
     watcher = WsClient(f"/ws/event/{event.pk}/", user=partner, cookie=cookie)
