@@ -115,33 +115,21 @@ def event_register(request, event_id: int):
     return redirect("event", event_id=event.pk)
 
 
-@login_required
-@require_POST
-def event_check_in(request, event_id: int):
-    event = visible_event(request, event_id)
-    _act(request, event, lambda: service.event_check_in(event_id=event.pk, user=request.user))
-    return redirect("event", event_id=event.pk)
+def reader_action(write):
+    """A POST view of the reader's own part in an event (check in, withdraw, confirm or
+    decline a pair): `write`, a service taking the event and the reader, decides."""
+
+    @login_required
+    @require_POST
+    def view(request, event_id: int):
+        event = visible_event(request, event_id)
+        _act(request, event, lambda: write(event_id=event.pk, user=request.user))
+        return redirect("event", event_id=event.pk)
+
+    return view
 
 
-@login_required
-@require_POST
-def event_withdraw(request, event_id: int):
-    event = visible_event(request, event_id)
-    _act(request, event, lambda: service.event_withdraw(event_id=event.pk, user=request.user))
-    return redirect("event", event_id=event.pk)
-
-
-@login_required
-@require_POST
-def event_partner_confirm(request, event_id: int):
-    event = visible_event(request, event_id)
-    _act(request, event, lambda: service.event_partner_confirm(event_id=event.pk, user=request.user))
-    return redirect("event", event_id=event.pk)
-
-
-@login_required
-@require_POST
-def event_partner_decline(request, event_id: int):
-    event = visible_event(request, event_id)
-    _act(request, event, lambda: service.event_partner_decline(event_id=event.pk, user=request.user))
-    return redirect("event", event_id=event.pk)
+event_check_in = reader_action(service.event_check_in)
+event_withdraw = reader_action(service.event_withdraw)
+event_partner_confirm = reader_action(service.event_partner_confirm)
+event_partner_decline = reader_action(service.event_partner_decline)

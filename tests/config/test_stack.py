@@ -160,27 +160,12 @@ def test_the_stacks_events_process_starts_a_round_that_is_due(collected_static, 
 
     from django.utils import timezone
 
-    from games.duplicate import service
     from games.duplicate.models import Event, EventRound
     from tests.conftest import make_user
+    from tests.duplicate.events import an_event, pairs_entered
 
-    organiser = make_user("organiser")
-    organiser.is_staff = True
-    organiser.save()
-    event = service.event_create(
-        created_by=organiser,
-        name="Stack night",
-        kind="pairs",
-        rounds=1,
-        boards_per_round=1,
-        round_minutes=30,
-        starts_at=timezone.now() + timedelta(minutes=5),
-    )
-    for i in range(3):
-        first, second = make_user(f"first{i}"), make_user(f"second{i}")
-        service.event_register(event_id=event.pk, user=first, partner=second)
-        service.event_partner_confirm(event_id=event.pk, user=second)
-        service.event_check_in(event_id=event.pk, user=first)
+    event = an_event(name="Stack night")
+    pairs_entered(event, [make_user(f"{side}{i}") for i in range(3) for side in ("first", "second")])
     Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
     stack = Stack(processes=1, STACK_ANALYSIS_WORKER="0").start()
     try:
