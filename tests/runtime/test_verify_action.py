@@ -516,6 +516,13 @@ async def test_timed_steps_of_bots_rebuild_a_fresh_render(players, fast_clock, n
         if decided is None:  # nothing due, or the bots looked and declined
             await asyncio.sleep(0.01)
             continue
+        if kind == "bot_declare" and game.phase == "deal" and "bot_declare" not in verified:
+            # Until one is verified the bots look away during the deal (as if they had
+            # declined), so that their first declaration falls in the last-chance window: a
+            # fast deal would otherwise leave them nothing to declare there, hand after hand.
+            looked_at, step, _action = decided
+            LOOKED[tid] = (looked_at.version, step.look)
+            continue
         # Mid-deal a render depends on the time it is made: the bots' declarations then are
         # submitted but not verified; the ones in the last-chance window are.
         if verified.get(kind, 0) < 5 and (game.phase != "deal" or kind == "deal"):
