@@ -8,11 +8,12 @@ Read from the stored results (adjustments included), in a fixed order, so the ra
 replay ranks a board exactly as the live update did.
 """
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
-from games.duplicate.models import BoardResult, Entry, EventBoard
+from games.duplicate.models import Entry, EventBoard
 from games.duplicate.scoring import board_score
-from games.duplicate.selectors import table_result
+from games.duplicate.selectors import board_table_results
 
 
 @dataclass(frozen=True)
@@ -26,17 +27,13 @@ class Ranking:
 
 def board_rankings(event_board: EventBoard) -> list[Ranking]:
     """North-South's ranking, then East-West's, where at least two people's sides played."""
-    rows = list(
-        BoardResult.objects.filter(board=event_board)
-        .select_related("board", "event_table")
-        .order_by("event_table__round__number", "event_table__number")
-    )
-    entries = {entry.pk: entry for entry in Entry.objects.filter(event_id=event_board.event_id)}
+    results = board_table_results(event_board)
+    entries: dict[Hashable, Entry] = {entry.pk: entry for entry in Entry.objects.filter(event_id=event_board.event_id)}
     rankings = []
     for team in (0, 1):
         sides, scores = [], []
-        for row in rows:
-            seated = [(seat, entries.get(row.event_table.seats[seat])) for seat in (team, team + 2)]
+        for result in results:
+            seated = [(seat, entries.get(result.seats[seat])) for seat in (team, team + 2)]
             people = [
                 (seat, user_id)
                 for seat, entry in seated
@@ -44,7 +41,7 @@ def board_rankings(event_board: EventBoard) -> list[Ranking]:
             ]
             if people:
                 sides.append(people)
-                scores.append(board_score(table_result(row), team))
+                scores.append(board_score(result, team))
         if len(sides) >= 2:
             rankings.append(Ranking(sides, [1 + sum(other > mine for other in scores) for mine in scores]))
     return rankings

@@ -6,17 +6,29 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
-from games.duplicate.models import BoardResult, Entry, Event, EventTable
+from games.duplicate.models import BoardResult, Entry, Event, EventBoard, EventTable
 from games.duplicate.scoring import Standing, TableResult, standings
 from games.duplicate.watching import sorted_holdings
 from games.models import Table
 
 
 def event_table_results(event: Event) -> list[TableResult]:
-    """Every table's result on every board played so far, adjusted where a moderator did;
-    entrants are entry ids (a pair's at both of its seats), None a bot. Rows as values: a
-    hundred tables' results are read at every change of the event."""
-    rows = BoardResult.objects.filter(board__event=event).values_list(
+    """Every table's result on every board played so far."""
+    return _table_results(BoardResult.objects.filter(board__event=event))
+
+
+def board_table_results(board: EventBoard) -> list[TableResult]:
+    """Every table's result on one board, in a fixed order (rounds, then tables): the
+    ratings' replay ranks a board exactly as the live update did."""
+    rows = BoardResult.objects.filter(board=board).order_by("event_table__round__number", "event_table__number")
+    return _table_results(rows)
+
+
+def _table_results(rows: QuerySet[BoardResult]) -> list[TableResult]:
+    """Stored results as scoring compares them, adjusted where a moderator did; entrants are
+    entry ids (a pair's at both of its seats), None a bot. Read as values: a hundred tables'
+    results are read at every change of the event."""
+    values = rows.values_list(
         "board__number",
         "event_table__table_id",
         "event_table__seats",
@@ -28,20 +40,8 @@ def event_table_results(event: Event) -> list[TableResult]:
         TableResult(
             board=board, table=table, seats=tuple(seats), dealer=dealer, defenders_score=score, level_change=change
         )
-        for board, table, seats, dealer, score, change in rows
+        for board, table, seats, dealer, score, change in values
     ]
-
-
-def table_result(row: BoardResult) -> TableResult:
-    """A stored result as scoring compares it, adjusted where a moderator did."""
-    return TableResult(
-        board=row.board.number,
-        table=row.event_table.table_id,
-        seats=tuple(row.event_table.seats),
-        dealer=row.board.dealer,
-        defenders_score=row.scored_score,
-        level_change=row.scored_level_change,
-    )
 
 
 def event_standings(event: Event) -> list[Standing]:
@@ -73,10 +73,10 @@ def registration_of(event: Event, user) -> dict | None:
     if entry is None:
         return None
     if entry.confirmed:
-        return {"state": "entered" if entry.checked_in_at is None else "checked_in", "entry": entry}
+        return {"state": "entered" if entry.checked_in_at is None else "checked_in"}
     invited = entry.partner_id == user.pk
     other = entry.player if invited else entry.partner
-    return {"state": "invited" if invited else "asked", "entry": entry, "other": other.username if other else "?"}
+    return {"state": "invited" if invited else "asked", "other": other.username if other else "?"}
 
 
 def entry_list(event: Event) -> list[tuple[Any, str, bool, bool]]:

@@ -2,7 +2,8 @@
 table, the round's tables, standings, results, entries, the reader's own registration with
 an invitation to confirm; games/web/event_regions.py), sent whenever an entry, a board
 result, an adjustment or a round changes them ("event.changed", sent after commit by
-games/duplicate/). It carries nothing of a board some table may still be playing: standings are matchpoints, and results by board appear once the event is over."""
+games/duplicate/). It carries nothing of a board some table may still be playing:
+standings are matchpoints, and results by board appear once the event is over."""
 
 import json
 import re

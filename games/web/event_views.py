@@ -1,6 +1,7 @@
 """Thin views of duplicate events (docs/events.md): the list, an event's page with
-registration (a partner confirms or declines), check-in and standings, and its results once finished. Every write is a
-service of games/duplicate/service.py; a refusal is shown as a message and changes nothing."""
+registration (a partner confirms or declines), check-in and standings, and its results once
+finished. Every write is a service of games/duplicate/service.py; a refusal is shown as a
+message and changes nothing."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
