@@ -73,30 +73,15 @@ def build_events(mei, organiser):
     results), one open for registration that mei entered with a partner."""
     from games.duplicate import service
     from games.duplicate.models import EventRound
+    from tests.duplicate.events import an_event, pairs_entered
     from tests.duplicate.test_event_run import play_round
 
-    def event(name, starts_at):
-        return service.event_create(
-            created_by=organiser,
-            name=name,
-            kind="pairs",
-            rounds=1,
-            boards_per_round=1,
-            round_minutes=30,
-            starts_at=starts_at,
-            deal_pace_ms=1,
-            last_chance_ms=0,
-        )
-
-    finished = event("Autumn duplicate pairs", timezone.now())
+    finished = an_event(organiser, name="Autumn duplicate pairs", starts_at=timezone.now())
     club = [make_user(name) for name in ("wang_fang", "zhao_lei", "chen_jing", "liu_yang", "huang_min", "zhou_tao")]
-    for first, second in zip(club[::2], club[1::2]):
-        service.event_register(event_id=finished.pk, user=first, partner=second)
-        service.event_partner_confirm(event_id=finished.pk, user=second)
-        service.event_check_in(event_id=finished.pk, user=first)
+    pairs_entered(finished, club)
     service.event_start_round(event_id=finished.pk)
     play_round(EventRound.objects.get(event=finished))
-    upcoming = event("Thursday evening duplicate", timezone.now() + timedelta(days=3))
+    upcoming = an_event(organiser, name="Thursday evening duplicate", starts_at=timezone.now() + timedelta(days=3))
     service.event_register(event_id=upcoming.pk, user=mei, partner=club[0])
     return finished, upcoming
 
