@@ -10,8 +10,24 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+pytest_plugins = ["tests.browser"]  # the browser tests' live server and chromium, one per worker
+
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 HOST = (b"host", b"127.0.0.1:8000")  # the site the test sockets connect to
+
+
+def pytest_collection_modifyitems(items):
+    """The long files first, by their markers: .ci/test hands out files in this order
+    (`--dist loadfile --no-loadscope-reorder`), so that neither worker is left with a long
+    file at the end while the other has finished."""
+
+    def weight(item) -> int:
+        for rank, marker in enumerate(("multihost", "browser", "slow")):
+            if item.get_closest_marker(marker):
+                return rank
+        return 3
+
+    items.sort(key=weight)
 
 
 @pytest.fixture(autouse=True)

@@ -16,16 +16,12 @@ from games.history import matches, steps
 from games.models import Hand
 from tests.analysis.test_analysis import BUDGET
 from tests.analysis.test_analysis_worker import _wait, _worker
+from tests.browser import (
+    SHOTS,
+    log_in,
+)
 from tests.conftest import make_table, make_user
 from tests.history.test_replay import FAST, drive
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
-    SHOTS,
-    TIMEOUT_MS,
-    browser,
-    log_in,
-    server,
-    server_password_hashers,
-)
 from tests.web.test_pages_browser import LANGUAGES, SIZES, check_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

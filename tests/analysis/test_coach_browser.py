@@ -8,17 +8,14 @@ from axe_playwright_python.sync_playwright import Axe
 
 from games.models import Table
 from tests import axe
-from tests.conftest import make_table, make_user
-from tests.engine.test_engine_views import game_at
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
-    browser,
     in_a_thread,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_table, make_user
+from tests.engine.test_engine_views import game_at
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -7,23 +7,24 @@ import urllib.request
 import pytest
 from django.db import connection
 
-from tests.servers import Server
+from tests.servers import Server, test_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+NAME = "connections-test"  # the server's sessions' application_name: other processes may share the database
+
+
 def server_connections() -> int:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [NAME])
         return cursor.fetchone()[0]
 
 
 def test_http_requests_leave_no_connection_open():
     if connection.vendor != "postgresql":
         pytest.skip("counts PostgreSQL's sessions")
-    server = Server().start()
+    server = Server(DATABASE_URL=f"{test_database_url()}?application_name={NAME}").start()
     try:
         for _ in range(30):
             with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/") as response:  # the lobby reads tables

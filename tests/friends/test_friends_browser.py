@@ -5,15 +5,12 @@ import pytest
 
 from games.friends.models import Follow
 from games.models import Seat, Table
-from tests.conftest import make_table, make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_table, make_user
 from tests.web.test_pages_browser import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

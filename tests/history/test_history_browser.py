@@ -10,17 +10,13 @@ import pytest
 
 from games.history import matches, steps
 from tests.axe import assert_accessible
-from tests.conftest import make_user
-from tests.pages_data import build_site
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
-    TIMEOUT_MS,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_user
+from tests.pages_data import shared_site
 from tests.web.test_pages_browser import LANGUAGES, SIZES, check_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -31,7 +27,7 @@ HISTORY_SHOTS = SHOTS / "history"
 @pytest.fixture
 def site(server):
     """Built before Playwright starts: its event loop would refuse the write path's sync calls."""
-    built = build_site(PASSWORD)
+    built = shared_site(PASSWORD)
     make_user("newcomer", PASSWORD)  # no match, no friend: the empty pages
     built["chapters"] = steps.chapters(matches.hand_frames(built["hand"]))
     return built

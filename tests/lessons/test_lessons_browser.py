@@ -13,14 +13,11 @@ import pytest
 
 from games.lessons.catalogue import LESSONS
 from tests.axe import assert_accessible
-from tests.lessons.test_lessons import MISTAKES
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     SHOTS,
     TIMEOUT_MS,
-    browser,
-    server,
-    server_password_hashers,
 )
+from tests.lessons.test_lessons import MISTAKES
 from tests.web.test_pages_browser import LANGUAGES, PHONE, SQUEEZED, WIDTHS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -15,19 +15,16 @@ from django.contrib.auth import get_user_model
 from games.history import matches, steps
 from games.runtime import writer
 from tests.axe import UNMEASURED, assert_accessible, unmeasured_contrast, violations
-from tests.conftest import make_table
-from tests.pages_data import build_site
-from tests.pages_data import pages_of as every_page
-from tests.table_driver import drive
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
     TIMEOUT_MS,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_table
+from tests.pages_data import pages_of as every_page
+from tests.pages_data import shared_site
+from tests.table_driver import drive
 from tests.web.test_pages_browser import LANGUAGES, PHONE, SIZES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -58,7 +55,7 @@ WIDTHS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
 @pytest.fixture
 def site(server):
     """Built before Playwright starts: its event loop would refuse the write path's sync calls."""
-    return build_site(PASSWORD)
+    return shared_site(PASSWORD)
 
 
 def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:

@@ -7,15 +7,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from games.models import Table
-from tests.conftest import make_table, make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_table, make_user
 from tests.web.test_pages_browser import LANGUAGES, SIZES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -1,145 +1,39 @@
 """Four people in four real browsers play a complete hand by clicking (Playwright + chromium).
 
-A real server process (`manage.py runserver`, i.e. daphne, which also serves /static/
-in DEBUG) runs against the test database. Each user logs in through the login page,
-sits by clicking "Sit here"; the owner starts the match; the dealer buries 8 cards and
-everyone plays every trick by clicking cards and buttons. The test reads the stored
+The worker's live server (tests/browser.py) runs against the test database. Each user logs
+in through the login page, sits by clicking "Sit here"; the owner starts the match; the
+dealer buries 8 cards and everyone plays every trick by clicking cards and buttons. The test reads the stored
 table only as an oracle to choose which cards to click (`engine.sample_play`).
 Screenshots go to artifacts/screenshots/ (gitignored).
 """
 
-import os
 import random
 import re
-import socket
-import subprocess
-import sys
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.db import connection, connections
 
 from games import engine
-from games.models import Table
+from tests.browser import (
+    PASSWORD,
+    PRESSED,
+    PRESSED_CODES,
+    SHOTS,
+    TIMEOUT_MS,
+    at_version,
+    click_cards,
+    log_in,
+    oracle,
+    toggle_card,
+    wait_for,
+)
 from tests.conftest import make_user
-from tests.servers import free_port, server_cache_prefix
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
-PASSWORD = "a-long-test-pass-1"
 NAMES = ("north", "east", "south", "west")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 15_000
 CARD_CODE = re.compile(r'data-card="([A-Z0-9]+)"')
-
-
-# --- the server ----------------------------------------------------------------------
-
-
-def database_url() -> str:
-    db = settings.DATABASES["default"]
-    if "postgresql" not in db["ENGINE"]:
-        pytest.skip("the browser test needs DATABASE_URL=postgres://… (a second process shares the test DB)")
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-@pytest.fixture
-def server(transactional_db):
-    if not os.environ.get("REDIS_URL"):
-        pytest.skip("the browser test needs REDIS_URL (the server process and the test share it)")
-    port = free_port()
-    env = dict(
-        os.environ,
-        DATABASE_URL=database_url(),
-        CACHE_KEY_PREFIX=server_cache_prefix(),
-        DEBUG="1",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        GAMES_DEAL_LEAD_IN_MS="300",
-        GAMES_BOT_DELAY_MS="0",
-        GAMES_NEXT_HAND_DELAY_MS="600000",
-        PYTHONUNBUFFERED="1",
-    )
-    (ROOT / "artifacts").mkdir(exist_ok=True)
-    log_name = f"browser-server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"  # a worker's own
-    log = open(ROOT / "artifacts" / log_name, "w")  # noqa: SIM115 (the server's whole life)
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"the server exited ({process.returncode}); see artifacts/{log_name}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("the server did not open its port in 30 s") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        wait_for_server_connections_to_close()
-
-
-def wait_for_server_connections_to_close(timeout=5.0):
-    """The test database is dropped after the test; the server's sessions must be gone."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(0.1)
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API keeps an event loop in this thread; the ORM reads of the
-    # oracle are plain sync calls between page actions.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    if not Path(executable).exists():
-        pytest.skip(f"no chromium at {executable}")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-            # ORM reads made while Playwright's loop runs get their own connection
-            # (the context differs); close it so the test database can be dropped.
-            connections.close_all()
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -155,31 +49,12 @@ def shot(page, name):
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=not phone)
 
 
-def oracle(table_id):
-    table = Table.objects.get(pk=table_id)
-    return table, (engine.Game.from_json(table.state) if table.state else None)
-
-
-def wait_for(predicate, table_id, timeout=30.0, what="the table"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        table, game = oracle(table_id)
-        if game is not None and predicate(table, game):
-            return table, game
-        time.sleep(0.05)
-    raise AssertionError(f"{what} did not happen in {timeout}s (phase {game and game.phase})")
-
-
 def hand_codes(page) -> list[str]:
     return page.locator("#hand .card-btn").evaluate_all("els => els.map(e => e.dataset.card)")
 
 
 def page_codes(page) -> list[str]:
     return CARD_CODE.findall(page.content())
-
-
-def at_version(page, version):
-    page.wait_for_selector(f'#table[data-version="{version}"]', state="attached", timeout=TIMEOUT_MS)
 
 
 # A phone's page at rest: drawn at scale 1, the visual viewport where the layout viewport
@@ -198,32 +73,6 @@ def assert_phone_at_rest(page, where):
         f"{where}: the phone's page is zoomed or panned: {rest}"
     )
     assert rest["width"] <= rest["screen"], f"{where}: the phone's page is wider than its screen: {rest}"
-
-
-PRESSED = "() => document.querySelectorAll('#hand .card-btn[aria-pressed=\"true\"]').length"
-
-
-PRESSED_CODES = """() => Array.from(document.querySelectorAll('#hand .card-btn[aria-pressed="true"]'))
-  .map((b) => b.dataset.card)"""
-
-
-def click_cards(page, cards, *, tap=False):
-    """Select cards one by one, as a person does: each rises before the next is touched."""
-    for code in cards:
-        toggle_card(page, code, pressed=False, tap=tap)
-
-
-def toggle_card(page, code, *, pressed, tap=False):
-    """Touch one card of the hand that is (or is not) `pressed`, and check that this card,
-    and no other, changed. A finger goes to the card's open left edge: the next card covers
-    the rest, its centre included (a tap there would take the neighbour)."""
-    before = Counter(page.evaluate(PRESSED_CODES))
-    button = page.locator(f'#hand .card-btn[data-card="{code}"][aria-pressed="{str(pressed).lower()}"]').first
-    where = {"x": 8, "y": button.bounding_box()["height"] * 0.6}
-    button.tap(position=where) if tap else button.click(position=where)
-    page.wait_for_function(f"n => ({PRESSED})() !== n", arg=before.total(), timeout=3000)
-    expected = before - Counter([code]) if pressed else before + Counter([code])
-    assert Counter(page.evaluate(PRESSED_CODES)) == expected, f"touching {code} changed other cards"
 
 
 def clear_selection(page, *, tap=False):
@@ -260,28 +109,6 @@ class Watch:
             except Exception as error:  # the page may be gone: report what we have
                 self.log.append(f"{name}: {error}")
         print("\n".join(self.log))
-
-
-@pytest.fixture(autouse=True)
-def server_password_hashers(settings, fast_and_isolated):
-    """Users log in through the real server process, which checks passwords with the
-    project's own hashers: create them with those, not the tests' fast one."""
-    from django.conf import global_settings
-
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
-
-
-def log_in(context, base, username, watch=None):
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    if watch is not None:
-        watch.add(page, username)
-    page.goto(f"{base}/accounts/login/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('main button[type="submit"]')
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-    return page
 
 
 def visible_to(game, seat) -> set[str]:
@@ -539,16 +366,3 @@ def illegal_selection(game, seat) -> list[str] | None:
     trumps = [c for c in hand if ctx.is_trump(c)]
     others = [c for c in hand if not ctx.is_trump(c)]
     return [trumps[0], others[0]] if trumps and others else None  # a mixed lead
-
-
-def in_a_thread(function, **kwargs):
-    """A write-path call made outside Playwright's event loop (it sends group messages)."""
-
-    def call():
-        try:
-            return function(**kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()

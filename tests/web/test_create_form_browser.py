@@ -10,15 +10,12 @@ import pytest
 
 from games.web.forms import PACES
 from tests.axe import assert_accessible
-from tests.conftest import make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     SHOTS,
     TIMEOUT_MS,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_user
 from tests.web.test_pages_browser import LANGUAGES, SIZES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

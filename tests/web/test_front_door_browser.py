@@ -14,17 +14,14 @@ from django.contrib.auth import get_user_model
 from games.models import Match, Table
 from games.rulebook import ANCHORS
 from tests.axe import assert_accessible
-from tests.conftest import make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
     TIMEOUT_MS,
-    browser,
     log_in,
     oracle,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_user
 from tests.web.test_pages_browser import LANGUAGES, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -14,15 +14,12 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from games.models import Table
-from tests.conftest import make_table, make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     TIMEOUT_MS,
     at_version,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_table, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

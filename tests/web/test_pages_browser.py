@@ -11,16 +11,13 @@ import pytest
 
 from games import bot_levels
 from games.models import Table
-from tests.pages_data import build_site, pages_of
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     SHOTS,
     TIMEOUT_MS,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.pages_data import pages_of, shared_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -66,7 +63,7 @@ WIDTHS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
 @pytest.fixture
 def site(server):
     """Built before Playwright starts: its event loop would refuse the write path's sync calls."""
-    return build_site(PASSWORD)
+    return shared_site(PASSWORD)
 
 
 def check_page(page, name, size, problems):

@@ -11,7 +11,7 @@ import pytest
 
 from games.rulebook import ANCHORS
 from tests.axe import assert_accessible
-from tests.web.test_browser import SHOTS, TIMEOUT_MS, browser, server  # noqa: F401  (fixtures)
+from tests.browser import SHOTS, TIMEOUT_MS
 from tests.web.test_pages_browser import LANGUAGES, PHONE, SQUEEZED, WIDTHS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -25,37 +25,27 @@ from games import engine
 from games.models import Table
 from games.runtime import writer
 from tests.axe import assert_accessible
-from tests.conftest import make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     PRESSED_CODES,
     SHOTS,
-    TIMEOUT_MS,
-    browser,
     click_cards,
     in_a_thread,
     log_in,
     oracle,
-    server,
-    server_password_hashers,
     wait_for,
 )
+from tests.conftest import make_user
 from tests.web.test_pages_browser import SIZES
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 TABLE_SHOTS = SHOTS / "table"
 TRICKS = 3  # tricks to play at each window, after the deal and the bury
 # Hand 1 of this seed deals North a 2♥ at once and both big jokers by the 33rd card.
 DECK_SEED = "layout272"
 BIG_JOKERS = '[data-testid="declare"][data-cards="BJK,BJK"]'
-
-
-@pytest.fixture(autouse=True)
-def fixed_decks(monkeypatch):
-    """The server (started after this) deals from DECK_SEED; basic bots keep the CPU free."""
-    monkeypatch.setenv("GAMES_DECK_SEED", DECK_SEED)
-    monkeypatch.setenv("GAMES_BOT_LEVEL", "basic")
+# The server deals from DECK_SEED; basic bots keep the CPU free.
+FIXED_DECKS = pytest.mark.server_env(GAMES_DECK_SEED=DECK_SEED, GAMES_BOT_LEVEL="basic")
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True), FIXED_DECKS]
 
 
 # What must be inside the window whenever the player acts, by testid.
@@ -299,7 +289,7 @@ def assert_apart(layout, where, phone=False):
 def play_for(table_id, seat, user, done, timeout=180.0):
     """Play `seat`'s turns through the write path (the server's bots play theirs) until `done(game)`,
     which is asked again and again (it may look at the pages meanwhile)."""
-    rng = random.Random(table_id)
+    rng = random.Random(seat)  # the same plays each run, as the decks are
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         table, game = oracle(table_id)

@@ -11,22 +11,14 @@ import re
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.conftest import make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
-    browser,
     log_in,
-    server,
-    server_password_hashers,
 )
-from tests.web.test_table_layout_browser import (  # noqa: F401  (fixed_decks: the same deals each run)
-    WATCH_FINALE,
-    WATCH_TRICKS,
-    fixed_decks,
-    play_for,
-)
+from tests.conftest import make_user
+from tests.web.test_table_layout_browser import FIXED_DECKS, WATCH_FINALE, WATCH_TRICKS, play_for
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True), FIXED_DECKS]
 
 WINDOW = {"viewport": {"width": 1366, "height": 768}}
 CLICKS = 2  # held tricks to click away, before the hand's last one

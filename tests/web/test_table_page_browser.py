@@ -10,16 +10,13 @@ from django.test import Client
 
 from accounts.models import Profile
 from games.moderation import tables as moderation
-from tests.conftest import make_moderator, make_user
-from tests.web.test_browser import (  # noqa: F401  (fixtures: a live server, chromium, real password hashers)
+from tests.browser import (
     PASSWORD,
     TIMEOUT_MS,
-    browser,
     in_a_thread,
     log_in,
-    server,
-    server_password_hashers,
 )
+from tests.conftest import make_moderator, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -1,0 +1,329 @@
+"""The browser tests' fixtures and helpers (a pytest plugin, loaded by tests/conftest.py): one live server
+and one chromium per xdist worker, a fresh browser context for each test.
+
+- `server`: the URL of a `manage.py runserver` process (daphne; it serves /static/ in DEBUG)
+  against the worker's test database and Redis database. It is started at the worker's
+  first test that asks for it and lives until the worker ends; a module that needs other
+  settings in the server marks itself `@pytest.mark.server_env(NAME="value", …)` and gets a
+  server of its own kind, kept as long. Between tests the database is emptied (the tests are
+  transactional) and the server's cache keys (throttles, rate limits, presence) are removed.
+- `browser`: the worker's chromium (Playwright). Each test opens its own contexts; whatever
+  it left open is closed after it.
+
+Tests that must own a server (the production stack, faults, multi-host, two processes
+sharing a table) start their own (tests/servers.py).
+"""
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+
+from games import engine
+from games.models import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# The cache keys of the worker's live servers and of the browser test running: one
+# namespace, as on a site whose processes share Redis (a stamp the test bumps is the one the
+# server reads). Emptied after each test.
+CACHE_PREFIX = f"browser-{WORKER}-{os.getpid()}"
+SHOTS = ROOT / "artifacts" / "screenshots"  # gitignored
+PASSWORD = "a-long-test-pass-1"
+TIMEOUT_MS = 15_000
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# The decks of every table a browser test looks at, in the server and in the test process:
+# the same deals each run (a layout that fails on some deal fails on every run).
+DECK_SEED = "browser"
+# What every browser test's server runs with: a quick deal's lead-in, bots without a pause,
+# and no next hand by itself (the tests start it, or press Ready).
+SERVER_ENV = {
+    "GAMES_DECK_SEED": DECK_SEED,
+    "DEBUG": "1",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "GAMES_DEAL_LEAD_IN_MS": "300",
+    "GAMES_BOT_DELAY_MS": "0",
+    "GAMES_NEXT_HAND_DELAY_MS": "600000",
+    "PYTHONUNBUFFERED": "1",
+}
+
+
+def database_url(application_name: str) -> str:
+    db = settings.DATABASES["default"]
+    if "postgresql" not in db["ENGINE"]:
+        pytest.skip("the browser tests need DATABASE_URL=postgres://… (a second process shares the test DB)")
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    return f"postgres://{auth}@{host}/{db['NAME']}?application_name={application_name}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """One runserver process with `env` over SERVER_ENV."""
+
+    def __init__(self, number: int, env: dict[str, str]):
+        self.name = f"browser-server-{WORKER}-{number}"  # its database sessions' application_name
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = ROOT / "artifacts" / f"{self.name}.log"
+        self.log_path.parent.mkdir(exist_ok=True)
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (the server's whole life)
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload"],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                **SERVER_ENV,
+                **env,
+                "DATABASE_URL": database_url(self.name),
+                "CACHE_KEY_PREFIX": CACHE_PREFIX,
+            },
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self._wait_listening()
+
+    def _wait_listening(self) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server exited ({self.process.returncode}); see {self.log_path}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the server did not open its port in 30 s") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.kill()  # nothing of it outlives the run: no graceful close to wait for
+        self.process.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def live_servers(django_db_setup, django_db_blocker):
+    """The worker's live servers by their settings, started when first asked for; stopped
+    (and their database sessions gone) before the test database is dropped."""
+    servers: dict[tuple, LiveServer] = {}
+    yield servers
+    for live in servers.values():
+        live.stop()
+    with django_db_blocker.unblock():
+        _wait_for_sessions_to_end([live.name for live in servers.values()])
+
+
+def _wait_for_sessions_to_end(names: list[str], timeout: float = 10.0) -> None:
+    from django.db import connection
+
+    deadline = time.monotonic() + timeout
+    while names and time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = ANY(%s)", [names])
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.05)
+
+
+def forget_cache() -> None:
+    """Remove the browser tests' cache keys: one test's throttles and presence are not the next's."""
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    keys = list(client.scan_iter(match=f"{CACHE_PREFIX}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+@pytest.fixture
+def server(request, live_servers, transactional_db, settings):
+    """The URL of the worker's live server for this test's `server_env` marker; the test's
+    own cache keys join the server's."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("the browser tests need REDIS_URL (the server process and the test share it)")
+    marker = request.node.get_closest_marker("server_env")
+    env = dict(marker.kwargs) if marker else {}
+    key = tuple(sorted(env.items()))
+    if key not in live_servers:
+        live_servers[key] = LiveServer(len(live_servers), env)
+    live = live_servers[key]
+    assert live.process.poll() is None, f"the live server exited; see {live.log_path}"
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": CACHE_PREFIX}}
+    yield live.url
+    forget_cache()
+
+
+@pytest.fixture(autouse=True)
+def browser_test_settings(request, settings, fast_and_isolated):
+    """Users of a browser test log in through the live server, which checks passwords with the
+    project's own hashers: create them with those, not the tests' fast one. Tables the test
+    itself deals deal as the server does."""
+    if request.node.get_closest_marker("browser"):
+        from django.conf import global_settings
+
+        settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+        marker = request.node.get_closest_marker("server_env")
+        settings.GAMES_DECK_SEED = (marker and marker.kwargs.get("GAMES_DECK_SEED")) or DECK_SEED
+
+
+class Chromium:
+    """The worker's chromium under Playwright's sync API.
+
+    That API runs its event loop in this thread and marks it as running while a browser test
+    uses it; between tests the mark is taken away, so that the next test's fixtures (and
+    async tests) see no running loop, as before any browser was opened."""
+
+    def __init__(self):
+        self.playwright = self.browser = self.loop = None
+
+    def open(self):
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+            if not Path(executable).exists():
+                pytest.skip(f"no chromium at {executable}")
+            self.playwright = sync_playwright().start()
+            self.loop = asyncio.get_running_loop()
+            self.browser = self.playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        else:
+            asyncio._set_running_loop(self.loop)  # as Playwright's own sync calls leave it
+        return self.browser
+
+    def release(self) -> None:
+        """After a test: close what it left open, and lift the running loop's mark."""
+        if self.browser is None:
+            return
+        for context in list(self.browser.contexts):
+            context.close()
+        asyncio._set_running_loop(None)
+
+    def close(self) -> None:
+        if self.browser is not None:
+            asyncio._set_running_loop(self.loop)
+            self.browser.close()
+            self.playwright.stop()
+            self.playwright = self.browser = self.loop = None
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    pytest.importorskip("playwright.sync_api")
+    one = Chromium()
+    yield one
+    one.close()
+
+
+@pytest.fixture
+def browser(chromium, monkeypatch):
+    # The test's ORM reads (its oracle) are plain sync calls between page actions, made
+    # while Playwright's loop is marked as running.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from django.db import connections
+
+    try:
+        yield chromium.open()
+    finally:
+        chromium.release()
+        # ORM reads made while Playwright's loop runs get their own connection (the
+        # context differs); close it so that the test database can be emptied.
+        connections.close_all()
+
+
+# --- helpers of the browser tests ----------------------------------------------------
+
+
+def oracle(table_id):
+    table = Table.objects.get(pk=table_id)
+    return table, (engine.Game.from_json(table.state) if table.state else None)
+
+
+def wait_for(predicate, table_id, timeout=30.0, what="the table"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        table, game = oracle(table_id)
+        if game is not None and predicate(table, game):
+            return table, game
+        time.sleep(0.05)
+    raise AssertionError(f"{what} did not happen in {timeout}s (phase {game and game.phase})")
+
+
+def at_version(page, version):
+    page.wait_for_selector(f'#table[data-version="{version}"]', state="attached", timeout=TIMEOUT_MS)
+
+
+PRESSED = "() => document.querySelectorAll('#hand .card-btn[aria-pressed=\"true\"]').length"
+
+
+PRESSED_CODES = """() => Array.from(document.querySelectorAll('#hand .card-btn[aria-pressed="true"]'))
+  .map((b) => b.dataset.card)"""
+
+
+def click_cards(page, cards, *, tap=False):
+    """Select cards one by one, as a person does: each rises before the next is touched."""
+    for code in cards:
+        toggle_card(page, code, pressed=False, tap=tap)
+
+
+def toggle_card(page, code, *, pressed, tap=False):
+    """Touch one card of the hand that is (or is not) `pressed`, and check that this card,
+    and no other, changed. A finger goes to the card's open left edge: the next card covers
+    the rest, its centre included (a tap there would take the neighbour)."""
+    before = Counter(page.evaluate(PRESSED_CODES))
+    button = page.locator(f'#hand .card-btn[data-card="{code}"][aria-pressed="{str(pressed).lower()}"]').first
+    where = {"x": 8, "y": button.bounding_box()["height"] * 0.6}
+    button.tap(position=where) if tap else button.click(position=where)
+    page.wait_for_function(f"n => ({PRESSED})() !== n", arg=before.total(), timeout=3000)
+    expected = before - Counter([code]) if pressed else before + Counter([code])
+    assert Counter(page.evaluate(PRESSED_CODES)) == expected, f"touching {code} changed other cards"
+
+
+def log_in(context, base, username, watch=None):
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    if watch is not None:
+        watch.add(page, username)
+    page.goto(f"{base}/accounts/login/")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('main button[type="submit"]')
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return page
+
+
+def in_a_thread(function, **kwargs):
+    """A write-path call made outside Playwright's event loop (it sends group messages)."""
+
+    def call():
+        try:
+            return function(**kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
