@@ -6,7 +6,8 @@ report, the moderation pages), in English and Chinese, at 390×844 (a phone), 13
 Also: the replay's trick list does not overlap itself on the phone, and every replay card
 has a spoken name and shows no internal code.
 
-Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them.
+Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them. The pages of the
+sweep are screenshotted once, by tests/web/test_pages_browser.py, at every size.
 """
 
 import pytest
@@ -71,7 +72,6 @@ A11Y_SIZES = {size: options for size, options in SIZES.items() if size != "1366x
 
 
 def test_pages_around_the_table_have_no_serious_accessibility_violation(server, site, browser):
-    A11Y_SHOTS.mkdir(parents=True, exist_ok=True)
     problems, checked = [], 0
     for size, options in A11Y_SIZES.items():
         for language in LANGUAGES:
@@ -89,7 +89,6 @@ def test_pages_around_the_table_have_no_serious_accessibility_violation(server, 
                         assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
                     except AssertionError as failure:
                         problems.append(str(failure))
-                    page.screenshot(path=str(A11Y_SHOTS / f"{name}-{size}-{language}.png"), full_page=True)
                     checked += 1
                 context.close()
     assert checked == len(A11Y_SIZES) * len(LANGUAGES) * sum(len(p) for p in pages_of(site).values())
