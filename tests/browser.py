@@ -136,16 +136,19 @@ def live_servers(django_db_setup, django_db_blocker):
     for live in servers.values():
         live.stop()
     with django_db_blocker.unblock():
-        _wait_for_sessions_to_end([live.name for live in servers.values()])
+        _wait_for_sessions_to_end()
 
 
-def _wait_for_sessions_to_end(names: list[str], timeout: float = 10.0) -> None:
+def _wait_for_sessions_to_end(timeout: float = 10.0) -> None:
+    """The test database is dropped after the run: no other session may be left on it."""
     from django.db import connection
 
     deadline = time.monotonic() + timeout
-    while names and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = ANY(%s)", [names])
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
             if cursor.fetchone()[0] == 0:
                 return
         time.sleep(0.05)
