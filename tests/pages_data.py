@@ -168,6 +168,7 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
             ("my-matches", "/matches/"),
             ("match", f"/matches/{hand.match_id}/"),
             ("replay", f"/hands/{hand.pk}/replay/?step=120"),
+            ("replay-end", f"/hands/{hand.pk}/replay/?step=100000"),
             ("profile", "/accounts/u/mei/"),
             ("profile-other", "/accounts/u/a_player_with_a_rather_long_name/"),
             ("friends", "/friends/"),

@@ -1,13 +1,10 @@
-"""The pages around the table pass axe-core (tests/axe.py) in a real chromium: no serious or
-critical violation on any page around the table (the lobby, login, registration, password
-pages, the match list, a match, a replay mid-hand and at its end, profiles, settings, a
-report, the moderation pages), in English and Chinese, at 390×844 (a phone), 1366×768 and
-1920×1080.
-Also: the replay's trick list does not overlap itself on the phone, and every replay card
-has a spoken name and shows no internal code.
+"""Accessibility in a real chromium beyond the page sweep (tests/web/test_pages_browser.py
+runs axe-core on every page around the table at every size and language): the check itself
+finds violations; the replay's trick list does not overlap itself on the phone, and every
+replay card has a spoken name and shows no internal code; stepping through a replay keeps
+the focus and speaks each step; the kitty's marks at the bury are legible at every size.
 
-Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them. The pages of the
-sweep are screenshotted once, by tests/web/test_pages_browser.py, at every size.
+Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them.
 """
 
 import pytest
@@ -23,10 +20,9 @@ from tests.browser import (
     log_in,
 )
 from tests.conftest import make_table
-from tests.pages_data import pages_of as every_page
 from tests.pages_data import shared_site
 from tests.table_driver import drive
-from tests.web.test_pages_browser import LANGUAGES, PHONE, SIZES
+from tests.web.test_pages_browser import A11Y_SIZES, LANGUAGES, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -57,42 +53,6 @@ WIDTHS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
 def site(server):
     """Built before Playwright starts: its event loop would refuse the write path's sync calls."""
     return shared_site(PASSWORD)
-
-
-def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
-    """Every page of the page-layout test (tests/web/test_pages_browser.py), and a replay's end."""
-    pages = every_page(site)
-    pages["mei"] = pages["mei"] + [("replay-end", f"/hands/{site['hand'].pk}/replay/?step=100000")]
-    return pages
-
-
-# 1366×650 is left out: it has 1366×768's width, so the same styles apply, and axe checks the
-# whole document, not what the window shows (tests/web/test_pages_browser.py lays out all four).
-A11Y_SIZES = {size: options for size, options in SIZES.items() if size != "1366x650"}
-
-
-def test_pages_around_the_table_have_no_serious_accessibility_violation(server, site, browser):
-    problems, checked = [], 0
-    for size, options in A11Y_SIZES.items():
-        for language in LANGUAGES:
-            for who, pages in pages_of(site).items():
-                # The table pages are live (a bot may declare while axe reads the page): with
-                # reduced motion no card is caught mid-flight in blended colours (table.css).
-                context = browser.new_context(**options, reduced_motion="reduce")
-                context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-                page = log_in(context, server, who) if who else context.new_page()
-                page.set_default_timeout(TIMEOUT_MS)
-                for name, path in pages:
-                    response = page.goto(server + path)
-                    assert response.ok, f"{path} answered {response.status}"
-                    try:
-                        assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
-                    except AssertionError as failure:
-                        problems.append(str(failure))
-                    checked += 1
-                context.close()
-    assert checked == len(A11Y_SIZES) * len(LANGUAGES) * sum(len(p) for p in pages_of(site).values())
-    assert not problems, "\n\n".join(problems)
 
 
 def test_the_check_finds_a_violation(server, browser):

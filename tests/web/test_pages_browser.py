@@ -1,5 +1,9 @@
 """Every page around the table, in a real chromium, on a phone and on laptops, in both
-languages: no sideways scroll, no text squeezed into a column of single characters.
+languages: no sideways scroll, no text squeezed into a column of single characters, and no
+serious or critical accessibility violation (axe-core, tests/axe.py: the lobby, login,
+registration, password pages, the match list, a match, a replay mid-hand and at its end,
+profiles, settings, a report, the moderation pages, events). Each page is visited once per
+size and language for all of it, and screenshotted.
 Also: "Play now" in the lobby lands at a table whose deal is running.
 
 Screenshots go to artifacts/screenshots/pages/ (gitignored); look at them.
@@ -11,6 +15,7 @@ import pytest
 
 from games import bot_levels
 from games.models import Table
+from tests.axe import assert_accessible
 from tests.browser import (
     PASSWORD,
     SHOTS,
@@ -30,6 +35,9 @@ SIZES = {
     "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
 }
 LANGUAGES = ("en", "zh-hans")
+# axe leaves out 1366×650: it has 1366×768's width, so the same styles apply, and axe checks
+# the whole document, not what the window shows.
+A11Y_SIZES = {size: options for size, options in SIZES.items() if size != "1366x650"}
 
 # Text laid out so narrow that it reads down, not across: a visible text node of two or more
 # characters whose lines hold three characters or fewer on average, or which wraps
@@ -75,13 +83,15 @@ def check_page(page, name, size, problems):
         problems.append(f"{name} at {size}: squeezed {squeezed}")
 
 
-def test_every_page_fits_phones_and_laptops_in_both_languages(server, site, browser):
+def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(server, site, browser):
     PAGE_SHOTS.mkdir(parents=True, exist_ok=True)
-    problems, visited = [], 0
+    problems, visited, checked = [], 0, 0
     for size, options in SIZES.items():
         for language in LANGUAGES:
             for who, pages in pages_of(site).items():
-                context = browser.new_context(**options)
+                # The table pages are live (a bot may declare while axe reads the page): with
+                # reduced motion no card is caught mid-flight in blended colours (table.css).
+                context = browser.new_context(**options, reduced_motion="reduce")
                 context.add_cookies([{"name": "django_language", "value": language, "url": server}])
                 page = log_in(context, server, who) if who else context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
@@ -97,6 +107,12 @@ def test_every_page_fits_phones_and_laptops_in_both_languages(server, site, brow
                     assert response.ok, f"{path} answered {response.status}"
                     assert page.locator("html").get_attribute("lang") == language
                     check_page(page, name, size, problems)
+                    if size in A11Y_SIZES:
+                        try:
+                            assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
+                        except AssertionError as failure:
+                            problems.append(str(failure))
+                        checked += 1
                     page.screenshot(path=str(PAGE_SHOTS / f"{name}-{size}-{language}.png"), full_page=True)
                     visited += 1
                 if size == "phone" and who == "mei":  # the folded menu opens and fits too
@@ -107,8 +123,10 @@ def test_every_page_fits_phones_and_laptops_in_both_languages(server, site, brow
                     check_page(page, "menu", size, problems)
                     page.screenshot(path=str(PAGE_SHOTS / f"menu-open-{size}-{language}.png"), full_page=True)
                 context.close()
-    assert visited == len(SIZES) * len(LANGUAGES) * sum(len(p) for p in pages_of(site).values())
-    assert not problems, "\n".join(problems)
+    pages = sum(len(p) for p in pages_of(site).values())
+    assert visited == len(SIZES) * len(LANGUAGES) * pages
+    assert checked == len(A11Y_SIZES) * len(LANGUAGES) * pages
+    assert not problems, "\n\n".join(problems)
 
 
 def test_play_now_lands_at_a_table_that_is_dealing(server, site, browser):
