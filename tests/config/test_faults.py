@@ -311,7 +311,9 @@ async def test_a_restart_during_the_deal_resumes_it_exactly(services, players):
     _postgres, redis = services
     server = Server(REDIS_URL=redis.url()).start()
     try:
-        table = await sync_to_async(make_table)(players[0], players=players, pace_ms=80, window_ms=300)
+        # A last-chance window long enough to look at every hand before the dealer takes the
+        # kitty into theirs (on a busy machine 300 ms was sometimes not).
+        table = await sync_to_async(make_table)(players[0], players=players, pace_ms=80, window_ms=5000)
         clients = await open_clients(server, table, players)
         await clients[0].send({"action": "start_match", "version": table.version})
         # A declaration early in the deal, by the first seat that can make one (RULES §3.1).

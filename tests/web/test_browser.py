@@ -201,7 +201,9 @@ def play_a_hand(server, browser, watch):
     # The deal: the dealt count grows while the cards arrive one by one.
     owner.wait_for_selector(".dealt", timeout=TIMEOUT_MS)
     first_count = int(re.search(r"\d+", owner.locator(".dealt").inner_text()).group())
-    owner.wait_for_timeout(600)
+    owner.wait_for_function(  # the next cards arrive
+        "n => Number(document.querySelector('.dealt').textContent.match(/\\d+/)[0]) > n", arg=first_count
+    )
     shot(owner, "02-deal-north")
     shot(pages[3], "02-deal-west-phone-zh")
     second_count = int(re.search(r"\d+", owner.locator(".dealt").inner_text()).group())

@@ -94,10 +94,10 @@ def test_a_visitor_reads_the_rules_plays_as_a_guest_and_keeps_the_game(server, b
     deadline = time.monotonic() + 90
     while tricks_done(table_id) < 1:
         assert time.monotonic() < deadline, "the first trick did not end"
-        _table, game = oracle(table_id)
+        table, game = oracle(table_id)
         if game.turn == 0 and game.phase in ("bury", "play") and page.locator("[data-hint]").count():
             act_with_hint(page, table_id)
-            page.wait_for_timeout(300)
+            page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {table.version}")
         time.sleep(0.1)
     shot(page, "guest-table-first-trick-1366x768-en")
 

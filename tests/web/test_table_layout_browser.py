@@ -482,8 +482,12 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
                 p.wait_for_function("() => document.querySelectorAll('#hand .card-btn').length === 25")
         played += 1
 
-    # Each trick completed while we watched stayed in view for at least 1.5 s.
-    time.sleep(2)
+    # Each trick completed while we watched stayed in view for at least 1.5 s (each has swept
+    # away by itself, or is still in view after that long).
+    page.wait_for_function(
+        "() => Object.values(window.__tricks).every((t) => t.to !== null || performance.now() - t.from > 1600)",
+        timeout=5000,
+    )
     tricks = page.evaluate("() => window.__tricks")
     finished = {n: t for n, t in tricks.items() if t["to"] is not None}
     assert finished, f"no trick was seen complete: {tricks}"
