@@ -1,12 +1,13 @@
-"""The browser tests' fixtures and helpers (a pytest plugin, loaded by tests/conftest.py): one live server
-and one chromium per xdist worker, a fresh browser context for each test.
+"""The browser tests' fixtures and helpers (a pytest plugin, loaded by tests/conftest.py):
+one live server and one chromium per xdist worker, a fresh browser context for each test.
 
 - `server`: the URL of a `manage.py runserver` process (daphne; it serves /static/ in DEBUG)
   against the worker's test database and Redis database. It is started at the worker's
   first test that asks for it and lives until the worker ends; a module that needs other
   settings in the server marks itself `@pytest.mark.server_env(NAME="value", …)` and gets a
-  server of its own kind, kept as long. Between tests the database is emptied (the tests are
-  transactional) and the server's cache keys (throttles, rate limits, presence) are removed.
+  server of its own kind, kept as long. The test's cache keys are the server's; between
+  tests the database is emptied (the tests are transactional) and those keys (throttles,
+  rate limits, presence, the event pages' stamps) are removed.
 - `browser`: the worker's chromium (Playwright). Each test opens its own contexts; whatever
   it left open is closed after it.
 
@@ -41,7 +42,6 @@ CACHE_PREFIX = f"browser-{WORKER}-{os.getpid()}"
 SHOTS = ROOT / "artifacts" / "screenshots"  # gitignored
 PASSWORD = "a-long-test-pass-1"
 TIMEOUT_MS = 15_000
-WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
