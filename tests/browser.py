@@ -17,7 +17,6 @@ sharing a table) start their own (tests/servers.py).
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -27,11 +26,11 @@ from pathlib import Path
 
 import pytest
 import redis
-from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 
 from games import engine
 from games.models import Table
+from tests.servers import free_port, test_database_url, wait_listening
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
@@ -68,26 +67,11 @@ SERVER_ENV = {
 }
 
 
-def database_url(application_name: str) -> str:
-    db = settings.DATABASES["default"]
-    if "postgresql" not in db["ENGINE"]:
-        pytest.skip("the browser tests need DATABASE_URL=postgres://… (a second process shares the test DB)")
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    return f"postgres://{auth}@{host}/{db['NAME']}?application_name={application_name}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer:
     """One runserver process with `env` over SERVER_ENV."""
 
     def __init__(self, number: int, env: dict[str, str]):
-        self.name = f"browser-server-{WORKER}-{number}"  # its database sessions' application_name
+        self.name = f"browser-server-{WORKER}-{number}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = ROOT / "artifacts" / f"{self.name}.log"
@@ -100,26 +84,13 @@ class LiveServer:
                 **os.environ,
                 **SERVER_ENV,
                 **env,
-                "DATABASE_URL": database_url(self.name),
+                "DATABASE_URL": test_database_url(),
                 "CACHE_KEY_PREFIX": CACHE_PREFIX,
             },
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self._wait_listening()
-
-    def _wait_listening(self) -> None:
-        deadline = time.monotonic() + 30
-        while True:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server exited ({self.process.returncode}); see {self.log_path}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("the server did not open its port in 30 s") from None
-                time.sleep(0.05)
+        wait_listening(self.port, self.process, f"the live server (see {self.log_path})")
 
     def stop(self) -> None:
         self.process.kill()  # nothing of it outlives the run: no graceful close to wait for
@@ -141,8 +112,6 @@ def live_servers(django_db_setup, django_db_blocker):
 
 def _wait_for_sessions_to_end(timeout: float = 10.0) -> None:
     """The test database is dropped after the run: no other session may be left on it."""
-    from django.db import connection
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
@@ -167,6 +136,8 @@ def forget_cache() -> None:
 def server(request, live_servers, transactional_db, settings):
     """The URL of the worker's live server for this test's `server_env` marker; the test's
     own cache keys join the server's."""
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("the browser tests need DATABASE_URL=postgres://… (a second process shares the test DB)")
     if not os.environ.get("REDIS_URL"):
         pytest.skip("the browser tests need REDIS_URL (the server process and the test share it)")
     marker = request.node.get_closest_marker("server_env")
@@ -247,8 +218,6 @@ def browser(chromium, monkeypatch):
     # The test's ORM reads (its oracle) are plain sync calls between page actions, made
     # while Playwright's loop is marked as running.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from django.db import connections
-
     try:
         yield chromium.open()
     finally:

@@ -93,7 +93,7 @@ def test_a_player_plays_a_board_by_clicking_and_the_standings_move(server, event
     another tab, shows the standings move."""
     from games import engine
     from games.models import Seat
-    from tests.web.test_browser import at_version, click_cards, wait_for
+    from tests.browser import at_version, click_cards, wait_for
 
     settings.GAMES_NEXT_HAND_DELAY_MS = 60_000
     settings.GAMES_BOT_DELAY_MS = 0
