@@ -38,6 +38,7 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 # namespace, as on a site whose processes share Redis (a stamp the test bumps is the one the
 # server reads). Emptied after each test.
 CACHE_PREFIX = f"browser-{WORKER}-{os.getpid()}"
+APPLICATION_NAME = CACHE_PREFIX  # the live servers' database sessions, by name
 SHOTS = ROOT / "artifacts" / "screenshots"  # gitignored
 PASSWORD = "a-long-test-pass-1"
 TIMEOUT_MS = 15_000
@@ -84,7 +85,7 @@ class LiveServer:
                 **os.environ,
                 **SERVER_ENV,
                 **env,
-                "DATABASE_URL": test_database_url(),
+                "DATABASE_URL": f"{test_database_url()}?application_name={APPLICATION_NAME}",
                 "CACHE_KEY_PREFIX": CACHE_PREFIX,
             },
             stdout=self.log,
@@ -111,13 +112,12 @@ def live_servers(django_db_setup, django_db_blocker):
 
 
 def _wait_for_sessions_to_end(timeout: float = 10.0) -> None:
-    """The test database is dropped after the run: no other session may be left on it."""
+    """The test database is dropped after the run: the killed servers' sessions must be gone
+    (PostgreSQL ends them once it reads the closed socket)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [APPLICATION_NAME])
             if cursor.fetchone()[0] == 0:
                 return
         time.sleep(0.05)
@@ -221,10 +221,11 @@ def browser(chromium, monkeypatch):
     try:
         yield chromium.open()
     finally:
-        chromium.release()
         # ORM reads made while Playwright's loop runs get their own connection (the
-        # context differs); close it so that the test database can be emptied.
+        # context differs): close it while that is still the context, so that the test
+        # database can be emptied and, at the end, dropped.
         connections.close_all()
+        chromium.release()
 
 
 # --- helpers of the browser tests ----------------------------------------------------
