@@ -17,6 +17,7 @@ sharing a table) start their own (tests/servers.py).
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import time
@@ -213,14 +214,42 @@ def chromium():
     one.close()
 
 
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+def shoot_open_pages(browser, test_name: str) -> None:
+    """What every page still open showed when the test failed (artifacts/screenshots/failed/)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    folder = SHOTS / "failed"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"\W+", "-", test_name)
+    for c, context in enumerate(browser.contexts):
+        for p, page in enumerate(context.pages):
+            try:
+                page.screenshot(path=str(folder / f"{name}-{c}-{p}.png"), timeout=5000)
+            except PlaywrightError:
+                pass  # a page that cannot be drawn any more says nothing of the failure
+
+
 @pytest.fixture
-def browser(chromium, monkeypatch):
+def browser(request, chromium, monkeypatch):
     # The test's ORM reads (its oracle) are plain sync calls between page actions, made
     # while Playwright's loop is marked as running.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     try:
         yield chromium.open()
     finally:
+        if request.node.stash.get(FAILED, False):
+            shoot_open_pages(chromium.browser, request.node.name)
         # ORM reads made while Playwright's loop runs get their own connection (the
         # context differs): close it while that is still the context, so that the test
         # database can be emptied and, at the end, dropped.
