@@ -16,6 +16,7 @@ sharing a table) start their own (tests/servers.py).
 """
 
 import asyncio
+import contextlib
 import os
 import re
 import subprocess
@@ -234,10 +235,8 @@ def shoot_open_pages(browser, test_name: str) -> None:
     name = re.sub(r"\W+", "-", test_name)
     for c, context in enumerate(browser.contexts):
         for p, page in enumerate(context.pages):
-            try:
+            with contextlib.suppress(PlaywrightError):  # a page that cannot be drawn says nothing
                 page.screenshot(path=str(folder / f"{name}-{c}-{p}.png"), timeout=5000)
-            except PlaywrightError:
-                pass  # a page that cannot be drawn any more says nothing of the failure
 
 
 @pytest.fixture
