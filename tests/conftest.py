@@ -10,7 +10,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-pytest_plugins = ["tests.browser"]  # the browser tests' live server and chromium, one per worker
+pytest_plugins = [
+    "tests.browser",  # the browser tests' live server and chromium, one per worker
+    "tests.schedule",  # which worker takes which file
+]
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 HOST = (b"host", b"127.0.0.1:8000")  # the site the test sockets connect to
@@ -18,8 +21,8 @@ HOST = (b"host", b"127.0.0.1:8000")  # the site the test sockets connect to
 
 def pytest_collection_modifyitems(items):
     """The long files first, by their markers: .ci/test hands out files in this order
-    (`--dist loadfile --no-loadscope-reorder`), so that neither worker is left with a long
-    file at the end while the other has finished."""
+    (`--dist loadfile --no-loadscope-reorder`, tests/schedule.py), so that no worker is left
+    with a long file at the end while the others have finished."""
 
     def weight(item) -> int:
         for rank, marker in enumerate(("multihost", "browser", "slow")):
