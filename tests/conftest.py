@@ -1,7 +1,6 @@
 """Shared fixtures: users with real sessions, tables, and websocket clients that go
 through the real ASGI application (auth middleware, origin check, channel layer)."""
 
-import asyncio
 import json
 import uuid
 
@@ -69,13 +68,7 @@ def sync_thread_connections_closed():
     # Bounded: a test that left that thread blocked (on a row its own transaction locks, say)
     # fails here instead of holding the whole run.
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=60)
-    # The event loop's own pool (games/runtime/table_rows.py), closed in that loop while it
-    # is still there: left to the loop's end, its tasks (a connection it was adding) were
-    # cancelled half-way and once held the loop's close for good.
-    pool, loop = table_rows._pool, table_rows._pool_loop
-    if pool is not None and loop is not None and not loop.is_closed() and not loop.is_running():
-        loop.run_until_complete(asyncio.wait_for(pool.close(), timeout=10))
-    table_rows.close_loop_pool()
+    table_rows.close_loop_pool()  # the event loop's own (games/runtime/table_rows.py)
 
 
 @pytest.fixture(autouse=True)
