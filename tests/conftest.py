@@ -1,6 +1,7 @@
 """Shared fixtures: users with real sessions, tables, and websocket clients that go
 through the real ASGI application (auth middleware, origin check, channel layer)."""
 
+import asyncio
 import json
 import uuid
 
@@ -52,6 +53,20 @@ def default_language_after():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Before the test's fixtures end (its event loop among them), the write path's pool
+    (games/runtime/table_rows.py) is closed in that loop. Left to the loop's end, the pool's
+    tasks take the loop's cancellation for a failed connection (psycopg_pool counts
+    CancelledError among those and tries again) and the loop's close waits for them for good."""
+    from games.runtime import table_rows
+
+    pool, loop = table_rows._pool, table_rows._pool_loop
+    if pool is not None and loop is not None and not loop.is_closed() and asyncio._get_running_loop() is None:
+        loop.run_until_complete(asyncio.wait_for(pool.close(), timeout=10))
+    return (yield)
 
 
 @pytest.fixture(autouse=True)
