@@ -87,7 +87,7 @@ class LiveServer:
                 **os.environ,
                 **SERVER_ENV,
                 **env,
-                "DATABASE_URL": f"{test_database_url()}?application_name={APPLICATION_NAME}",
+                "DATABASE_URL": test_database_url(APPLICATION_NAME),
                 "CACHE_KEY_PREFIX": CACHE_PREFIX,
             },
             stdout=self.log,

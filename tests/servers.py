@@ -34,9 +34,12 @@ def server_cache_prefix() -> str:
     return settings.CACHES["default"].get("KEY_PREFIX", "")
 
 
-def test_database_url() -> str:
+def test_database_url(application_name: str | None = None) -> str:
+    """The test database's URL; its sessions named `application_name`, if given, so that a
+    test can find (and count) a server's own among the others."""
     db = settings.DATABASES["default"]
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return f"{url}?application_name={application_name}" if application_name else url
 
 
 class Server:

@@ -24,7 +24,7 @@ def server_connections() -> int:
 def test_http_requests_leave_no_connection_open():
     if connection.vendor != "postgresql":
         pytest.skip("counts PostgreSQL's sessions")
-    server = servers.Server(DATABASE_URL=f"{servers.test_database_url()}?application_name={NAME}").start()
+    server = servers.Server(DATABASE_URL=servers.test_database_url(NAME)).start()
     try:
         for _ in range(30):
             with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/") as response:  # the lobby reads tables
