@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -226,8 +227,45 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def shoot_open_pages(browser, test_name: str) -> None:
-    """What every page still open showed when the test failed (artifacts/screenshots/failed/)."""
+class SocketLog:
+    """Every websocket frame of every page a test opens, kept in case the test fails: a page
+    that waits in vain shows nothing of what it sent and what it was told."""
+
+    FRAME_CHARS = 300  # a state's HTML is long; its start says which state it was
+
+    def __init__(self):
+        self.frames: dict = {}  # page → [(seconds, socket's path, "sent" | "received" | …, text)]
+        self.started = time.monotonic()
+
+    def watch(self, context) -> None:
+        context.on("page", self._watch_page)
+
+    def _watch_page(self, page) -> None:
+        frames = self.frames.setdefault(page, [])
+
+        def on_socket(socket):
+            where = urlsplit(socket.url).path
+
+            def note(direction, payload=""):
+                text = payload if isinstance(payload, str) else repr(payload)
+                frames.append((time.monotonic() - self.started, where, direction, text[: self.FRAME_CHARS]))
+
+            note("opened")
+            socket.on("framesent", lambda payload: note("sent", payload))
+            socket.on("framereceived", lambda payload: note("received", payload))
+            socket.on("close", lambda _: note("closed"))
+
+        page.on("websocket", on_socket)
+
+    def write(self, page, path: Path) -> None:
+        frames = self.frames.get(page, ())
+        lines = (f"{at:8.3f} {where} {direction:8} {text}" for at, where, direction, text in frames)
+        path.write_text("\n".join(lines) + "\n")
+
+
+def shoot_open_pages(browser, test_name: str, sockets: SocketLog) -> None:
+    """What every page still open showed when the test failed, and its websocket's frames
+    (artifacts/screenshots/failed/)."""
     from playwright.sync_api import Error as PlaywrightError
 
     folder = SHOTS / "failed"
@@ -235,6 +273,7 @@ def shoot_open_pages(browser, test_name: str) -> None:
     name = re.sub(r"\W+", "-", test_name)
     for c, context in enumerate(browser.contexts):
         for p, page in enumerate(context.pages):
+            sockets.write(page, folder / f"{name}-{c}-{p}.frames.txt")
             with contextlib.suppress(PlaywrightError):  # a page that cannot be drawn says nothing
                 page.screenshot(path=str(folder / f"{name}-{c}-{p}.png"), timeout=5000)
 
@@ -244,11 +283,21 @@ def browser(request, chromium, monkeypatch):
     # The test's ORM reads (its oracle) are plain sync calls between page actions, made
     # while Playwright's loop is marked as running.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    opened = chromium.open()
+    sockets = SocketLog()
+    new_context = opened.new_context
+
+    def new_watched_context(**options):
+        context = new_context(**options)
+        sockets.watch(context)
+        return context
+
+    monkeypatch.setattr(opened, "new_context", new_watched_context)
     try:
-        yield chromium.open()
+        yield opened
     finally:
         if request.node.stash.get(FAILED, False):
-            shoot_open_pages(chromium.browser, request.node.name)
+            shoot_open_pages(chromium.browser, request.node.name, sockets)
         # ORM reads made while Playwright's loop runs get their own connection (the
         # context differs): close it while that is still the context, so that the test
         # database can be emptied and, at the end, dropped.
