@@ -107,12 +107,13 @@ def channel_layer_from_url(url: str | None, sentinels: list[tuple[str, int]] | N
     # exhausted; keep the cap deliberate. It also defaults socket_timeout to 5 s, which must
     # not cut a quiet subscription: bounded, but above that.
     limits = {"max_connections": 2000, "socket_timeout": 15}
+    parts = urlsplit(url)
+    db = int(parts.path.strip("/") or 0)
     if sentinels:
-        parts = urlsplit(url)
         host: dict[str, Any] = {
             "master_name": parts.hostname,
             "sentinels": sentinels,
-            "db": int(parts.path.strip("/") or 0),
+            "db": db,
             # A Sentinel that is down must not hold up the question: ask the next one.
             "sentinel_kwargs": {"socket_timeout": 1, "socket_connect_timeout": 1},
             "socket_connect_timeout": 2,
@@ -129,7 +130,10 @@ def channel_layer_from_url(url: str | None, sentinels: list[tuple[str, int]] | N
         # Group messages here are only "changed, version N" hints, resynced on a gap, so
         # pub/sub's at-most-once delivery is what the design already assumes (STYLE pitfall 1).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [host]},
+        # Redis's pub/sub channels ignore the database number: two sites (or two test
+        # workers) on one Redis server, each on a database of its own, would hear each
+        # other's "table 9 changed". The database number goes into every channel's name.
+        "CONFIG": {"hosts": [host], "prefix": f"asgi.db{db}."},
     }
 
 

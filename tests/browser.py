@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -71,6 +72,13 @@ SERVER_ENV = {
 }
 
 
+# manage.py, with every thread's stack printed on SIGUSR1 (LiveServer.dump).
+DUMPABLE = (
+    "import faulthandler, runpy, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+    "sys.argv[0] = 'manage.py'; runpy.run_path('manage.py', run_name='__main__')"
+)
+
+
 class LiveServer:
     """One runserver process with `env` over SERVER_ENV."""
 
@@ -82,7 +90,7 @@ class LiveServer:
         self.log_path.parent.mkdir(exist_ok=True)
         self.log = open(self.log_path, "w")  # noqa: SIM115 (the server's whole life)
         self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload"],
+            [sys.executable, "-c", DUMPABLE, "runserver", f"127.0.0.1:{self.port}", "--noreload"],
             cwd=ROOT,
             env={
                 **os.environ,
@@ -95,6 +103,24 @@ class LiveServer:
             stderr=subprocess.STDOUT,
         )
         wait_listening(self.port, self.process, f"the live server (see {self.log_path})")
+
+    def dump(self, path: Path) -> None:
+        """What the server was doing when a test failed: every thread's stack (it prints them
+        on SIGUSR1) and its database sessions, in `path`."""
+        written = self.log_path.stat().st_size
+        self.process.send_signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, state, wait_event_type, wait_event, now() - xact_start, left(query, 300)"
+                " FROM pg_stat_activity WHERE application_name = %s ORDER BY pid",
+                [APPLICATION_NAME],
+            )
+            sessions = "\n".join(" | ".join(map(str, row)) for row in cursor.fetchall())
+        with open(self.log_path) as log:
+            log.seek(written)
+            stacks = log.read()
+        path.write_text(f"{self.name}'s database sessions:\n{sessions}\n\n{self.name}'s threads:\n{stacks}")
 
     def stop(self) -> None:
         self.process.kill()  # nothing of it outlives the run: no graceful close to wait for
@@ -152,6 +178,8 @@ def server(request, live_servers, transactional_db, settings):
     assert live.process.poll() is None, f"the live server exited; see {live.log_path}"
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": CACHE_PREFIX}}
     yield live.url
+    if request.node.stash.get(FAILED, False):
+        live.dump(failure_path(request.node.name, "server.txt"))
     forget_cache()
 
 
@@ -264,18 +292,21 @@ class SocketLog:
 
 
 def shoot_open_pages(browser, test_name: str, sockets: SocketLog) -> None:
-    """What every page still open showed when the test failed, and its websocket's frames
-    (artifacts/screenshots/failed/)."""
+    """What every page still open showed when the test failed, and its websockets' frames
+    (artifacts/screenshots/failed/; the `server` fixture adds what the server was doing)."""
     from playwright.sync_api import Error as PlaywrightError
 
-    folder = SHOTS / "failed"
-    folder.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"\W+", "-", test_name)
     for c, context in enumerate(browser.contexts):
         for p, page in enumerate(context.pages):
-            sockets.write(page, folder / f"{name}-{c}-{p}.frames.txt")
+            sockets.write(page, failure_path(test_name, f"{c}-{p}.frames.txt"))
             with contextlib.suppress(PlaywrightError):  # a page that cannot be drawn says nothing
-                page.screenshot(path=str(folder / f"{name}-{c}-{p}.png"), timeout=5000)
+                page.screenshot(path=str(failure_path(test_name, f"{c}-{p}.png")), timeout=5000)
+
+
+def failure_path(test_name: str, what: str) -> Path:
+    folder = SHOTS / "failed"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{re.sub(r'\W+', '-', test_name)}-{what}"
 
 
 @pytest.fixture

@@ -1,8 +1,12 @@
 """Deployment settings read from the environment (config/env.py)."""
 
+import asyncio
+import os
+import re
 from pathlib import Path
 
 import pytest
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from config.env import cache_from_url, channel_layer_from_url, database_from_url, redis_sentinels
 
@@ -82,3 +86,25 @@ def test_without_sentinels_redis_url_is_the_server_itself():
     (host,) = channel_layer_from_url("redis://127.0.0.1:6379/1")["CONFIG"]["hosts"]
     assert host["address"] == "redis://127.0.0.1:6379/1"
     assert "OPTIONS" not in cache_from_url("redis://127.0.0.1:6379/1")
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (a real Redis server)")
+async def test_sites_on_two_databases_of_one_redis_never_hear_each_others_groups():
+    """PUBLISH reaches every subscriber of the server, whatever its database: the layers of
+    two sites on databases 14 and 15 of one Redis must still keep their groups apart."""
+    server = re.sub(r"(/\d+)?/?$", "", os.environ["REDIS_URL"], count=1)
+    ours, theirs = (RedisPubSubChannelLayer(**channel_layer_from_url(f"{server}/{db}")["CONFIG"]) for db in (14, 15))
+    try:
+        mine, other = await ours.new_channel(), await theirs.new_channel()
+        await ours.group_add("table-9", mine)
+        await theirs.group_add("table-9", other)
+        await theirs.group_send("table-9", {"type": "table.changed", "version": 12})
+        assert await asyncio.wait_for(theirs.receive(other), 5) == {"type": "table.changed", "version": 12}
+        await ours.group_send("table-9", {"type": "table.changed", "version": 7})
+        # Ours hears only its own site's news: the other site's version 12 never reached it.
+        assert await asyncio.wait_for(ours.receive(mine), 5) == {"type": "table.changed", "version": 7}
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(theirs.receive(other), 0.5)
+    finally:
+        await ours.flush()
+        await theirs.flush()
