@@ -300,7 +300,7 @@ def shoot_open_pages(browser, test_name: str, sockets: SocketLog) -> None:
         for p, page in enumerate(context.pages):
             sockets.write(page, failure_path(test_name, f"{c}-{p}.frames.txt"))
             with contextlib.suppress(PlaywrightError):  # a page that cannot be drawn says nothing
-                page.screenshot(path=str(failure_path(test_name, f"{c}-{p}.png")), timeout=5000)
+                page.screenshot(scale="css", path=str(failure_path(test_name, f"{c}-{p}.jpg")), timeout=5000)
 
 
 def failure_path(test_name: str, what: str) -> Path:

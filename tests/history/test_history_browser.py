@@ -130,7 +130,9 @@ def test_history_pages_are_accessible_and_fit_every_window_in_both_languages(ser
                         assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
                     except AssertionError as failure:
                         problems.append(str(failure))
-                    page.screenshot(path=str(HISTORY_SHOTS / f"{name}-{size}-{language}.png"), full_page=True)
+                    page.screenshot(
+                        scale="css", path=str(HISTORY_SHOTS / f"{name}-{size}-{language}.jpg"), full_page=True
+                    )
                     checked += 1
                 context.close()
     assert checked == len(SIZES) * len(LANGUAGES) * sum(len(p) for p in pages(site).values())
