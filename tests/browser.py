@@ -59,13 +59,15 @@ CHROMIUM_ARGS = [
 # The decks of every table a browser test looks at, in the server and in the test process:
 # the same deals each run (a layout that fails on some deal fails on every run).
 DECK_SEED = "browser"
-# What every browser test's server runs with: a quick deal's lead-in, bots without a pause,
-# and no next hand by itself (the tests start it, or press Ready).
+# What every browser test's server runs with: a quick deal's lead-in, Play now dealing at
+# the create form's "fast" pace, bots without a pause, and no next hand by itself (the tests
+# start it, or press Ready).
 SERVER_ENV = {
     "GAMES_DECK_SEED": DECK_SEED,
     "DEBUG": "1",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "GAMES_DEAL_LEAD_IN_MS": "300",
+    "GAMES_DEAL_PACE_MS": "75",
     "GAMES_BOT_DELAY_MS": "0",
     "GAMES_NEXT_HAND_DELAY_MS": "600000",
     "PYTHONUNBUFFERED": "1",
@@ -300,7 +302,7 @@ def shoot_open_pages(browser, test_name: str, sockets: SocketLog) -> None:
         for p, page in enumerate(context.pages):
             sockets.write(page, failure_path(test_name, f"{c}-{p}.frames.txt"))
             with contextlib.suppress(PlaywrightError):  # a page that cannot be drawn says nothing
-                page.screenshot(scale="css", path=str(failure_path(test_name, f"{c}-{p}.jpg")), timeout=5000)
+                page.screenshot(scale="css", path=str(failure_path(test_name, f"{c}-{p}.png")), timeout=5000)
 
 
 def failure_path(test_name: str, what: str) -> Path:

@@ -1,5 +1,6 @@
 """Creating tables (the only table write outside writer.table_act: no version exists yet to check)."""
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
@@ -20,7 +21,9 @@ PUBLIC_NEEDS_LIMIT = gettext_noop(
 def table_create(*, owner, **options) -> Table:
     """A new table with four free seats. Every caller (the form, Play now, scripts) comes
     here, so the rule lives here: a public table without a turn limit given gets the
-    default one, and one asked for with the limit off is refused (nothing is created)."""
+    default one, and one asked for with the limit off is refused (nothing is created). A
+    table made without a deal pace (Play now) deals at the site's GAMES_DEAL_PACE_MS."""
+    options.setdefault("deal_pace_ms", settings.GAMES_DEAL_PACE_MS)
     if not options.get("is_private"):
         options.setdefault("turn_limit_s", PUBLIC_TURN_LIMIT_S)
         if not options["turn_limit_s"]:

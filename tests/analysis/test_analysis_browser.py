@@ -74,7 +74,7 @@ def test_the_replay_shows_the_analysis_once_the_worker_has_run(server, scored, b
     page.keyboard.press("ArrowRight")  # on by trick (games/history/steps.py): this trick whole, or the next
     forward = min(stop for stop in steps.stops(matches.hand_frames(hand)) if stop > step)
     page.wait_for_function(f"() => document.querySelector('.replay-step').dataset.step === '{forward}'")
-    page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / "after-stepping-1366x768-en.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / "after-stepping-1366x768-en.png"), full_page=True)
     context.close()
 
     problems = []
@@ -86,13 +86,13 @@ def test_the_replay_shows_the_analysis_once_the_worker_has_run(server, scored, b
             page.goto(f"{replay}?step={step}")
             assert page.get_by_test_id("replay-analysis").is_visible()
             check_page(page, "replay", size, problems)
-            page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / f"replay-{size}-{language}.jpg"), full_page=True)
+            page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / f"replay-{size}-{language}.png"), full_page=True)
             page.goto(f"{server}/matches/{hand.match_id}/")
             table = page.get_by_test_id("accuracy")
             assert table.is_visible()
             for summary in analysis.seats.values():
                 assert f"{summary['accuracy']}%" in table.inner_text()
             check_page(page, "match", size, problems)
-            page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / f"match-{size}-{language}.jpg"), full_page=True)
+            page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / f"match-{size}-{language}.png"), full_page=True)
             context.close()
     assert not problems, "\n".join(problems)

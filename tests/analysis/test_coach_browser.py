@@ -75,5 +75,5 @@ def test_hint_selects_the_cards_and_why_says_why(server, browser, language):
         found = _hand_panel_violations(page)
         assert not found, f"{size} {language}: " + "\n".join(axe.describe(v) for v in found)
         (SHOTS / "coach").mkdir(parents=True, exist_ok=True)
-        page.screenshot(scale="css", path=str(SHOTS / "coach" / f"why-{size}-{language}.jpg"))
+        page.screenshot(scale="css", path=str(SHOTS / "coach" / f"why-{size}-{language}.png"))
         context.close()

@@ -82,7 +82,7 @@ def test_register_check_in_and_see_the_standings_move(server, event, browser, se
     row.wait_for()  # pushed: the page was not reloaded
     assert "/ 2" in row.inner_text()  # two tables (one pair against bots), one board: one other result
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(SHOTS / "event-standings-phone-en.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(SHOTS / "event-standings-phone-en.png"), full_page=True)
     context.close()
 
 
@@ -165,7 +165,7 @@ def test_a_player_plays_a_board_by_clicking_and_the_standings_move(server, event
     off_the_loop(play_other_tables, but=table_id)
     row.filter(has_text="/ 2").wait_for()  # pushed again: two tables, one other result
     SHOTS.mkdir(parents=True, exist_ok=True)
-    standings.screenshot(scale="css", path=str(SHOTS / "event-standings-after-clicking-en.jpg"), full_page=True)
+    standings.screenshot(scale="css", path=str(SHOTS / "event-standings-after-clicking-en.png"), full_page=True)
     context.close()
 
 

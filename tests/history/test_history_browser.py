@@ -131,7 +131,7 @@ def test_history_pages_are_accessible_and_fit_every_window_in_both_languages(ser
                     except AssertionError as failure:
                         problems.append(str(failure))
                     page.screenshot(
-                        scale="css", path=str(HISTORY_SHOTS / f"{name}-{size}-{language}.jpg"), full_page=True
+                        scale="css", path=str(HISTORY_SHOTS / f"{name}-{size}-{language}.png"), full_page=True
                     )
                     checked += 1
                 context.close()

@@ -115,7 +115,7 @@ def test_a_visitor_plays_the_guided_hand_by_its_tips(server, browser):
         if phase not in shots:  # the deal, the bury and the play, once each
             shots.add(phase)
             page.screenshot(
-                scale="css", path=str(LESSON_SHOTS / f"12-guided-hand-{phase}-390x844-en.jpg"), full_page=True
+                scale="css", path=str(LESSON_SHOTS / f"12-guided-hand-{phase}-390x844-en.png"), full_page=True
             )
         if page.get_by_test_id("suggest").count():
             submit(page, "suggest")
@@ -127,7 +127,7 @@ def test_a_visitor_plays_the_guided_hand_by_its_tips(server, browser):
         assert moves < 60
     assert shots >= {"last_chance", "bury", "play"}
     assert "The defenders scored" in answer(page)
-    page.screenshot(scale="css", path=str(LESSON_SHOTS / "12-guided-hand-over-390x844-en.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(LESSON_SHOTS / "12-guided-hand-over-390x844-en.png"), full_page=True)
     page.goto(server + "/learn/")
     assert "1 of 12 lessons done" in page.get_by_test_id("learn-progress").inner_text()
     context.close()
@@ -159,17 +159,17 @@ def test_every_lesson_fits_phones_and_laptops_in_both_languages(server, browser)
                 page.goto(f"{server}/learn/{lesson.slug}/")
                 check(page, f"lesson {number}", size, problems)
                 name = f"{number:02d}-{lesson.slug}-{size}-{language}"
-                page.screenshot(scale="css", path=str(LESSON_SHOTS / f"{name}.jpg"), full_page=True)
+                page.screenshot(scale="css", path=str(LESSON_SHOTS / f"{name}.png"), full_page=True)
                 if lesson.slug in MISTAKES:
                     wrong, _status, _words = MISTAKES[lesson.slug][0]
                     pick(page, *wrong.split())
                     page.get_by_test_id("play").click()
                     page.wait_for_selector("[data-testid=explanation]")
                     check(page, f"lesson {number}'s answer", size, problems)
-                    page.screenshot(scale="css", path=str(LESSON_SHOTS / f"{name}-answer.jpg"), full_page=True)
+                    page.screenshot(scale="css", path=str(LESSON_SHOTS / f"{name}-answer.png"), full_page=True)
             page.goto(server + "/learn/")
             check(page, "/learn/", size, problems)
-            page.screenshot(scale="css", path=str(LESSON_SHOTS / f"00-learn-{size}-{language}.jpg"), full_page=True)
+            page.screenshot(scale="css", path=str(LESSON_SHOTS / f"00-learn-{size}-{language}.png"), full_page=True)
             context.close()
     assert not problems, "\n".join(problems)
 

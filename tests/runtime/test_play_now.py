@@ -36,6 +36,15 @@ def test_play_now_seats_the_user_with_three_bots_and_starts_the_deal(client):
     assert page.status_code == 200
 
 
+def test_play_now_deals_at_the_sites_pace_and_a_table_made_with_its_own_keeps_it(client, settings):
+    settings.GAMES_DEAL_PACE_MS = 60
+    user = make_user("mei")
+    client.force_login(user)
+    client.post(reverse("play_now"))
+    assert Table.objects.get(owner=user).deal_pace_ms == 60
+    assert make_table(user, pace_ms=400).deal_pace_ms == 400
+
+
 def test_play_now_is_a_post_and_needs_a_login(client):
     response = client.post(reverse("play_now"))
     assert response.status_code == 302 and response.url.startswith(reverse("login"))

@@ -88,7 +88,7 @@ def test_replay_on_a_phone_trick_list_does_not_overlap_and_cards_are_named(serve
     assert entries.count() == site["hand_tricks"] > 1  # a whole hand's tricks
     assert page.evaluate(OVERLAPS, ".replay-tricks li") == []
     A11Y_SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(A11Y_SHOTS / f"replay-tricks-phone-{language}.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(A11Y_SHOTS / f"replay-tricks-phone-{language}.png"), full_page=True)
 
     # The trick on the board: every seat's play in its own place, even a throw of eight
     # cards from each seat (the server's own card markup, repeated in the page).
@@ -103,7 +103,7 @@ def test_replay_on_a_phone_trick_list_does_not_overlap_and_cards_are_named(serve
     assert page.locator(".replay-played .hcard").count() >= 32
     assert page.evaluate(OVERLAPS, ".replay-played, .replay-seat") == []
     assert page.evaluate(WIDTHS) == [390, 390]
-    page.screenshot(scale="css", path=str(A11Y_SHOTS / f"replay-long-plays-phone-{language}.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(A11Y_SHOTS / f"replay-long-plays-phone-{language}.png"), full_page=True)
 
     page.goto(f"{server}/hands/{site['hand'].pk}/replay/?step=120")
     cards = page.locator(".hcard")
@@ -187,6 +187,6 @@ def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, burying, 
                 )
             except AssertionError as failure:
                 problems.append(str(failure))
-            page.screenshot(scale="css", path=str(A11Y_SHOTS / f"table-bury-{size}-{language}.jpg"), full_page=True)
+            page.screenshot(scale="css", path=str(A11Y_SHOTS / f"table-bury-{size}-{language}.png"), full_page=True)
             context.close()
     assert not problems, "\n\n".join(problems)

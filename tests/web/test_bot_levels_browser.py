@@ -45,7 +45,7 @@ def test_levels_chosen_per_seat_and_for_play_now(server, browser):
             assert strong in seat.locator('[data-testid="seat-level"]').inner_text()
             page.locator('.seat[data-seat="2"] [data-action="add_bot"]').click()  # the default level
             page.wait_for_selector('.seat[data-seat="2"][data-bot-level]')
-            page.screenshot(scale="css", path=str(LEVEL_SHOTS / f"table-waiting-{size}-{language}.jpg"), full_page=True)
+            page.screenshot(scale="css", path=str(LEVEL_SHOTS / f"table-waiting-{size}-{language}.png"), full_page=True)
             seat.locator('[data-testid="bot-level"]').select_option("basic")
             page.wait_for_selector('.seat[data-seat="1"][data-bot-level="basic"]')
             assert basic in seat.locator('[data-testid="seat-level"]').inner_text()
@@ -53,7 +53,7 @@ def test_levels_chosen_per_seat_and_for_play_now(server, browser):
 
             # Play now, novice bots: seated, and the lobby remembers the choice.
             page.goto(f"{server}/")
-            page.screenshot(scale="css", path=str(LEVEL_SHOTS / f"lobby-{size}-{language}.jpg"), full_page=True)
+            page.screenshot(scale="css", path=str(LEVEL_SHOTS / f"lobby-{size}-{language}.png"), full_page=True)
             page.locator('[data-testid="play-now-level"]').select_option("novice")
             page.locator('button[data-testid="play-now"]').click()
             page.wait_for_url(lambda url: "/tables/" in url)
@@ -62,7 +62,7 @@ def test_levels_chosen_per_seat_and_for_play_now(server, browser):
             page.wait_for_selector('.seat[data-bot-level="novice"]')
             assert novice in page.locator('.seat[data-seat="1"] [data-testid="seat-level"]').inner_text()
             page.screenshot(
-                scale="css", path=str(LEVEL_SHOTS / f"play-now-table-{size}-{language}.jpg"), full_page=True
+                scale="css", path=str(LEVEL_SHOTS / f"play-now-table-{size}-{language}.png"), full_page=True
             )
             page.goto(f"{server}/")
             assert page.locator('[data-testid="play-now-level"]').input_value() == "novice"

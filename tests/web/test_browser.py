@@ -46,7 +46,7 @@ def shot(page, name):
     target. The phone's page is checked at rest before each tap (assert_phone_at_rest)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
-    page.screenshot(scale="css", path=str(SHOTS / f"{name}.jpg"), full_page=not phone)
+    page.screenshot(scale="css", path=str(SHOTS / f"{name}.png"), full_page=not phone)
 
 
 def hand_codes(page) -> list[str]:
@@ -159,7 +159,7 @@ def test_four_browsers_play_a_complete_hand(server, browser):
 
 
 def play_a_hand(server, browser, watch):
-    for old_shot in SHOTS.glob("*.jpg"):
+    for old_shot in SHOTS.glob("*.png"):
         old_shot.unlink()
     for name in NAMES:
         make_user(name, PASSWORD)

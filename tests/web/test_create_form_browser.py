@@ -60,7 +60,7 @@ def test_screenshots_of_the_create_form_and_registration(owner, server, browser,
         page = visitor.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(f"{server}/accounts/register/")
-        page.screenshot(scale="css", path=str(CREATE_SHOTS / f"register-{language}-{size}.jpg"), full_page=True)
+        page.screenshot(scale="css", path=str(CREATE_SHOTS / f"register-{language}-{size}.png"), full_page=True)
         visitor.close()
 
         context = browser.new_context(**options)
@@ -68,6 +68,6 @@ def test_screenshots_of_the_create_form_and_registration(owner, server, browser,
         page = log_in(context, server, owner.username)
         open_form(page, server)
         form = page.locator(".lobby__create")
-        form.screenshot(scale="css", path=str(CREATE_SHOTS / f"create-{language}-{size}.jpg"))
-        page.screenshot(scale="css", path=str(CREATE_SHOTS / f"lobby-{language}-{size}.jpg"))
+        form.screenshot(scale="css", path=str(CREATE_SHOTS / f"create-{language}-{size}.png"))
+        page.screenshot(scale="css", path=str(CREATE_SHOTS / f"lobby-{language}-{size}.png"))
         context.close()

@@ -33,7 +33,7 @@ SIZES = {"1366x768": LAPTOP, "phone": PHONE}
 
 def shot(page, name):
     FRONT_SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(FRONT_SHOTS / f"{name}.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(FRONT_SHOTS / f"{name}.png"), full_page=True)
 
 
 def in_language(browser, server, language, size):

@@ -26,7 +26,7 @@ from tests.pages_data import pages_of, shared_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-PAGE_SHOTS = SHOTS / "pages"  # test_browser.py clears SHOTS/*.jpg; these stay
+PAGE_SHOTS = SHOTS / "pages"  # test_browser.py clears SHOTS/*.png; these stay
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 SIZES = {
     "phone": PHONE,
@@ -113,7 +113,7 @@ def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(
                         except AssertionError as failure:
                             problems.append(str(failure))
                         checked += 1
-                    page.screenshot(scale="css", path=str(PAGE_SHOTS / f"{name}-{size}-{language}.jpg"), full_page=True)
+                    page.screenshot(scale="css", path=str(PAGE_SHOTS / f"{name}-{size}-{language}.png"), full_page=True)
                     visited += 1
                 if size == "phone" and who == "mei":  # the folded menu opens and fits too
                     page.goto(server + "/")
@@ -122,7 +122,7 @@ def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(
                     assert page.locator(".site-nav a[href='/matches/']").is_visible()
                     check_page(page, "menu", size, problems)
                     page.screenshot(
-                        scale="css", path=str(PAGE_SHOTS / f"menu-open-{size}-{language}.jpg"), full_page=True
+                        scale="css", path=str(PAGE_SHOTS / f"menu-open-{size}-{language}.png"), full_page=True
                     )
                 context.close()
     pages = sum(len(p) for p in pages_of(site).values())
@@ -144,7 +144,7 @@ def test_play_now_lands_at_a_table_that_is_dealing(server, site, browser):
     # The deal runs: cards arrive in jo's hand one by one.
     page.wait_for_function("() => document.querySelectorAll('#hand .card-btn').length > 0", timeout=TIMEOUT_MS)
     PAGE_SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(PAGE_SHOTS / "play-now-dealing-phone-en.jpg"), full_page=True)
+    page.screenshot(scale="css", path=str(PAGE_SHOTS / "play-now-dealing-phone-en.png"), full_page=True)
     page.goto(server + "/")
     rejoin = page.locator(f'[data-table="{table.pk}"] [data-action="rejoin"]')
     assert rejoin.is_visible()

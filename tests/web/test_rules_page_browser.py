@@ -49,7 +49,7 @@ def test_the_rules_page_is_accessible_and_fits(server, browser, size, language):
     for anchor in ("top", *ANCHORS):  # the screen a reader lands on from each line of the contents
         if anchor != "top":
             page.evaluate("(id) => document.getElementById(id).scrollIntoView()", anchor)
-        page.screenshot(scale="css", path=str(RULES_SHOTS / f"{anchor}-{size}-{language}.jpg"))
+        page.screenshot(scale="css", path=str(RULES_SHOTS / f"{anchor}-{size}-{language}.png"))
     assert_accessible(page, f"/rules/ at {size} in {language}", measured_contrast=True)
     scroll_width, inner_width = page.evaluate(WIDTHS)
     assert scroll_width <= inner_width == SIZES[size]["viewport"]["width"]
@@ -70,7 +70,7 @@ def test_the_keyboard_reaches_a_term_whose_tip_shows_on_focus(server, browser, l
     tip = tip_of(page, term)
     assert tip.is_visible() and tip.get_attribute("role") == "tooltip"
     assert inside_window(tip.evaluate(BOX))
-    page.screenshot(scale="css", path=str(RULES_SHOTS / f"term-focus-1366x768-{language}.jpg"))
+    page.screenshot(scale="css", path=str(RULES_SHOTS / f"term-focus-1366x768-{language}.png"))
     page.keyboard.press("Escape")
     assert tip.is_hidden()
     page.keyboard.press("Shift+Tab")
@@ -110,7 +110,7 @@ def test_a_tap_shows_the_definition_and_a_second_tap_follows_the_link(server, br
     tip = tip_of(page, term)
     assert tip.is_visible() and page.evaluate("location.hash") == ""
     assert inside_window(tip.evaluate(BOX))
-    page.screenshot(scale="css", path=str(RULES_SHOTS / f"term-tap-phone-{language}.jpg"))
+    page.screenshot(scale="css", path=str(RULES_SHOTS / f"term-tap-phone-{language}.png"))
     page.locator("#kitty h2").tap()  # a tap elsewhere closes it
     assert tip.is_hidden()
     term.tap()

@@ -200,7 +200,7 @@ def assert_can_act(page, viewport, needed, where):
         check_can_act(page, viewport, needed, where)
     except AssertionError:
         TABLE_SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"failed-{re.sub(r'\W+', '-', where)}.jpg"), full_page=True)
+        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"failed-{re.sub(r'\W+', '-', where)}.png"), full_page=True)
         raise
 
 
@@ -343,7 +343,7 @@ def select_by_keyboard(page, cards):
 def shoot(pages, name):
     TABLE_SHOTS.mkdir(parents=True, exist_ok=True)
     for language, page in pages.items():
-        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"{name}-{language}.jpg"))
+        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"{name}-{language}.png"))
 
 
 def check_last_trick(pages, phone, where) -> bool:
@@ -355,7 +355,7 @@ def check_last_trick(pages, phone, where) -> bool:
             page.wait_for_selector(".last-trick[open]", timeout=1000)
         except PlaywrightError:  # no panel now (the trick on the table is the one just won)
             return False
-        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"{where}-last-trick-open-{language}.jpg"))
+        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"{where}-last-trick-open-{language}.png"))
         assert_apart(page.evaluate(LAYOUT), f"{where} last trick open ({language})", phone)
         page.locator(".last-trick[open] summary").click()
     return True
