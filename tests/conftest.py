@@ -14,6 +14,7 @@ from django.test import Client
 pytest_plugins = [
     "tests.browser",  # the browser tests' live server and chromium, one per worker
     "tests.schedule",  # which worker takes which file
+    "tests.table_points",  # tables at named points of one hand, played once per worker
 ]
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")

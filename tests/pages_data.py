@@ -4,9 +4,6 @@ state, one finished hand (history, replay), a report and a moderator."""
 import copy
 from datetime import timedelta
 
-from django.apps import apps
-from django.core import serializers
-from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +14,7 @@ from games.models import Hand, Match, MatchPlayer, Seat, Table
 from games.moderation.models import Report
 from games.ratings.service import match_rate
 from games.runtime import writer
+from tests import saved_rows
 from tests.conftest import make_moderator, make_table, make_user
 from tests.history.test_replay import FAST, drive
 
@@ -28,37 +26,20 @@ def _named(table, name):
     return Table.objects.get(pk=table.pk)
 
 
-# Rows that Django's post_migrate makes again after every flush, with new ids: the site's
-# rows name them by natural key.
-REMADE = {"contenttypes.contenttype", "auth.permission", "sessions.session"}
 _built: tuple[dict, str] | None = None  # this worker's site and its rows
 
 
 def shared_site(password: str) -> dict:
     """The site of build_site, built once per worker (a hand played through the write path,
     an event run, twelve rated matches: seconds each time) and saved again into each later
-    test's emptied database, row by row with the same primary keys. The sequences keep their
-    place: a later test's new rows never take an id an earlier test used."""
+    test's emptied database (tests/saved_rows.py)."""
     global _built
     if _built is None:
         site = build_site(password)
-        models = [m for m in apps.get_models() if m._meta.label_lower not in REMADE]
-        rows = serializers.serialize(
-            "json",
-            (row for model in models for row in model._base_manager.order_by("pk")),
-            use_natural_foreign_keys=True,
-        )
-        _built = site, rows
+        _built = site, saved_rows.snapshot()
         return copy.deepcopy(site)
     site, rows = _built
-    with transaction.atomic():  # PostgreSQL checks the foreign keys at the commit
-        waiting = []  # rows naming a user not saved yet
-        for row in serializers.deserialize("json", rows, handle_forward_references=True):
-            row.save()
-            if row.deferred_fields:
-                waiting.append(row)
-        for row in waiting:
-            row.save_deferred_fields()
+    saved_rows.restore(rows)
     return copy.deepcopy(site)
 
 

@@ -8,10 +8,8 @@ Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them.
 """
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.history import matches, steps
-from games.runtime import writer
 from tests.axe import UNMEASURED, assert_accessible, unmeasured_contrast, violations
 from tests.browser import (
     PASSWORD,
@@ -19,9 +17,7 @@ from tests.browser import (
     TIMEOUT_MS,
     log_in,
 )
-from tests.conftest import make_table
 from tests.pages_data import shared_site
-from tests.table_driver import drive
 from tests.web.test_pages_browser import A11Y_SIZES, LANGUAGES, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -150,29 +146,19 @@ def test_stepping_through_a_replay_keeps_focus_and_speaks_each_step(server, site
     context.close()
 
 
-@pytest.fixture
-def burying(server):
-    """A table whose dealer holds the kitty (its eight cards marked) with ten minutes to bury."""
-    people = [get_user_model().objects.create_user(f"burier{i}", password=PASSWORD) for i in range(4)]
-    table = make_table(people[0], players=people, turn_limit_s=600)
-    writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=people[0])
-    _table, game = drive(table.pk, people, lambda g: g.phase == "bury")
-    return table, people[game.dealer].username
-
-
-def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, burying, browser):
+def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, table_at, browser):
     """The live "between hands" page above reaches the next bury when the machine is slow;
     this one is there on purpose: each picked-up card's mark sits above its own card's
     corner and pip and inside the strip the next card leaves open, so axe measures it."""
-    table, dealer = burying
+    bury = table_at("bury")  # the dealer holds the kitty (tests/table_points.py)
     problems = []
     for size, options in A11Y_SIZES.items():
         for language in LANGUAGES:
             context = browser.new_context(**options, reduced_motion="reduce")
             context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-            page = log_in(context, server, dealer)
+            page = log_in(context, server, bury.player)
             page.set_default_timeout(TIMEOUT_MS)
-            page.goto(server + f"/tables/{table.pk}/")
+            page.goto(server + f"/tables/{bury.table_id}/")
             page.wait_for_selector("#hand .card-btn .kitty-mark")
             assert page.locator("#hand .card-btn .kitty-mark").count() == 8
             try:

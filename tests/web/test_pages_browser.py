@@ -2,8 +2,9 @@
 languages: no sideways scroll, no text squeezed into a column of single characters, and no
 serious or critical accessibility violation (axe-core, tests/axe.py: the lobby, login,
 registration, password pages, the match list, a match, a replay mid-hand and at its end,
-profiles, settings, a report, the moderation pages, events). Each page is visited once per
-size and language for all of it, and screenshotted.
+profiles, settings, a report, the moderation pages, events, and a hand's table at each of
+tests/table_points.py's points). Each page is visited once per size and language for all of
+it, and screenshotted.
 Also: "Play now" in the lobby lands at a table whose deal is running.
 
 Screenshots go to artifacts/screenshots/pages/ (gitignored); look at them.
@@ -23,6 +24,7 @@ from tests.browser import (
     log_in,
 )
 from tests.pages_data import pages_of, shared_site
+from tests.table_points import POINTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -83,12 +85,16 @@ def check_page(page, name, size, problems):
         problems.append(f"{name} at {size}: squeezed {squeezed}")
 
 
-def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(server, site, browser):
+def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(server, site, table_at, browser):
     PAGE_SHOTS.mkdir(parents=True, exist_ok=True)
+    visits = pages_of(site)
+    for point in POINTS:  # a hand's table as its dealer sees it: the bury, mid-trick, a trick won, the result
+        found = table_at(point)
+        visits.setdefault(found.player, []).append((f"table-{point}", f"/tables/{found.table_id}/"))
     problems, visited, checked = [], 0, 0
     for size, options in SIZES.items():
         for language in LANGUAGES:
-            for who, pages in pages_of(site).items():
+            for who, pages in visits.items():
                 # The table pages are live (a bot may declare while axe reads the page): with
                 # reduced motion no card is caught mid-flight in blended colours (table.css).
                 context = browser.new_context(**options, reduced_motion="reduce")
@@ -125,7 +131,7 @@ def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(
                         scale="css", path=str(PAGE_SHOTS / f"menu-open-{size}-{language}.png"), full_page=True
                     )
                 context.close()
-    pages = sum(len(p) for p in pages_of(site).values())
+    pages = sum(len(p) for p in visits.values())
     assert visited == len(SIZES) * len(LANGUAGES) * pages
     assert checked == len(A11Y_SIZES) * len(LANGUAGES) * pages
     assert not problems, "\n\n".join(problems)
