@@ -399,6 +399,17 @@ def log_in(context, base, username, watch=None):
     return page
 
 
+def logged_in_context(browser, base, username, sessions: dict, **options):
+    """A new browser context (`options`) where `username` is logged in: through the login
+    page the first time, then with that session's cookies (`sessions`: the test's own dict).
+    A sweep opens a context per window and language; each login would load two pages more."""
+    if username not in sessions:
+        page = log_in(browser.new_context(), base, username)
+        sessions[username] = page.context.storage_state()
+        page.context.close()
+    return browser.new_context(**options, storage_state=sessions[username])
+
+
 def in_a_thread(function, **kwargs):
     """A write-path call made outside Playwright's event loop (it sends group messages)."""
 

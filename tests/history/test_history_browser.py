@@ -13,7 +13,9 @@ from tests.axe import assert_accessible
 from tests.browser import (
     PASSWORD,
     SHOTS,
+    TIMEOUT_MS,
     log_in,
+    logged_in_context,
 )
 from tests.conftest import make_user
 from tests.pages_data import shared_site
@@ -115,13 +117,14 @@ def pages(site) -> dict[str, list[tuple[str, str]]]:
 
 def test_history_pages_are_accessible_and_fit_every_window_in_both_languages(server, site, browser):
     HISTORY_SHOTS.mkdir(parents=True, exist_ok=True)
-    problems, checked = [], 0
+    problems, checked, sessions = [], 0, {}
     for size, options in SIZES.items():
         for language in LANGUAGES:
             for who, paths in pages(site).items():
-                context = browser.new_context(**options)
+                context = logged_in_context(browser, server, who, sessions, **options)
                 context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-                page = log_in(context, server, who)
+                page = context.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
                 for name, path in paths:
                     response = page.goto(server + path)
                     assert response.ok, f"{path} answered {response.status}"

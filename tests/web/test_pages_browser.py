@@ -22,6 +22,7 @@ from tests.browser import (
     SHOTS,
     TIMEOUT_MS,
     log_in,
+    logged_in_context,
 )
 from tests.pages_data import pages_of, shared_site
 from tests.table_points import POINTS
@@ -91,15 +92,18 @@ def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(
     for point in POINTS:  # a hand's table as its dealer sees it: the bury, mid-trick, a trick won, the result
         found = table_at(point)
         visits.setdefault(found.player, []).append((f"table-{point}", f"/tables/{found.table_id}/"))
-    problems, visited, checked = [], 0, 0
+    problems, visited, checked, sessions = [], 0, 0, {}
     for size, options in SIZES.items():
         for language in LANGUAGES:
             for who, pages in visits.items():
                 # The table pages are live (a bot may declare while axe reads the page): with
                 # reduced motion no card is caught mid-flight in blended colours (table.css).
-                context = browser.new_context(**options, reduced_motion="reduce")
+                if who:
+                    context = logged_in_context(browser, server, who, sessions, **options, reduced_motion="reduce")
+                else:
+                    context = browser.new_context(**options, reduced_motion="reduce")
                 context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-                page = log_in(context, server, who) if who else context.new_page()
+                page = context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
                 page.on(
                     "console",
