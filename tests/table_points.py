@@ -3,9 +3,8 @@ played once per worker and looked at many times (a pytest plugin, loaded by test
 
 `table_at(point)` gives a table at one of POINTS, each a table of its own where the same four
 people sit (no bot, no turn limit, the next hand an hour away: nothing on it falls due while a
-page looks).
-The first test of a worker that asks plays the hand through the write path
-(tests/table_driver.py) from the browser tests' fixed deck, on four tables in step, each
+page looks). The first test of a worker that asks plays the hand through the write path
+(tests/table_driver.py) from the fixed deck, once per point with the same plays, each table
 stopped at its point, and saves their rows; each later test gets them again in its emptied
 database (tests/saved_rows.py), with the same keys.
 
