@@ -145,7 +145,6 @@ def pages_of(site) -> dict[str | None, list[tuple[str, str]]]:
         "mei": [
             ("lobby", "/"),
             ("table-waiting", f"/tables/{site['waiting'].pk}/"),
-            ("table-between-hands", f"/tables/{played.pk}/"),
             ("my-matches", "/matches/"),
             ("match", f"/matches/{hand.match_id}/"),
             ("replay", f"/hands/{hand.pk}/replay/?step=120"),

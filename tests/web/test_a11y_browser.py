@@ -147,9 +147,9 @@ def test_stepping_through_a_replay_keeps_focus_and_speaks_each_step(server, site
 
 
 def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, table_at, browser):
-    """The live "between hands" page above reaches the next bury when the machine is slow;
-    this one is there on purpose: each picked-up card's mark sits above its own card's
-    corner and pip and inside the strip the next card leaves open, so axe measures it."""
+    """The bury (tests/table_points.py) at every size: each picked-up card's mark sits above
+    its own card's corner and pip and inside the strip the next card leaves open, so axe
+    measures it (the page sweep visits this page too, without the partially obscured check)."""
     bury = table_at("bury")  # the dealer holds the kitty (tests/table_points.py)
     problems = []
     for size, options in A11Y_SIZES.items():

@@ -286,6 +286,21 @@ def assert_apart(layout, where, phone=False):
                 assert not overlap(a, b), f"{where}: {one} {a} lies on {other} {b}"
 
 
+def declare_big_jokers(page, seat, tries=3):
+    """Click North's big jokers until they lie in front of North. A bot may declare while the
+    page is looked at; the click, made on the version before, is then refused as stale, the
+    page is brought up to date and the button is still there: the player clicks again."""
+    mine = page.locator(f'.trick .slot[data-seat="{seat}"] .declared [data-card="BJK"]').nth(1)
+    for _ in range(tries):
+        page.locator(BIG_JOKERS).click()
+        try:
+            mine.wait_for(timeout=3000)
+            return
+        except PlaywrightError:
+            continue
+    raise AssertionError(f"the big jokers were not declared after {tries} clicks")
+
+
 def play_for(table_id, seat, user, done, timeout=180.0):
     """Play `seat`'s turns through the write path (the server's bots play theirs) until `done(game)`,
     which is asked again and again (it may look at the pages meanwhile)."""
@@ -399,7 +414,7 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
     for language, p in pages.items():
         assert_can_act(p, viewport, ("hand", "declare"), f"{size} deal ({language})")
     act("deal-declare")
-    page.locator(BIG_JOKERS).click()
+    declare_big_jokers(page, seat)
     for language, p in pages.items():  # the declaration lies in front of North, for all to see
         declared = p.locator(f'.trick .slot[data-seat="{seat}"] .declared')
         declared.locator('[data-card="BJK"]').nth(1).wait_for()
