@@ -16,6 +16,7 @@ from tests.browser import (
     SHOTS,
     TIMEOUT_MS,
     log_in,
+    logged_in_context,
 )
 from tests.pages_data import shared_site
 from tests.web.test_pages_browser import A11Y_SIZES, LANGUAGES, PHONE
@@ -150,13 +151,13 @@ def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, table_at,
     """The bury (tests/table_points.py) at every size: each picked-up card's mark sits above
     its own card's corner and pip and inside the strip the next card leaves open, so axe
     measures it (the page sweep visits this page too, without the partially obscured check)."""
-    bury = table_at("bury")  # the dealer holds the kitty (tests/table_points.py)
-    problems = []
+    bury = table_at("bury")
+    problems, sessions = [], {}
     for size, options in A11Y_SIZES.items():
         for language in LANGUAGES:
-            context = browser.new_context(**options, reduced_motion="reduce")
+            context = logged_in_context(browser, server, bury.player, sessions, **options, reduced_motion="reduce")
             context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-            page = log_in(context, server, bury.player)
+            page = context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
             page.goto(server + f"/tables/{bury.table_id}/")
             page.wait_for_selector("#hand .card-btn .kitty-mark")
