@@ -30,7 +30,9 @@ from urllib.parse import urlsplit
 
 import pytest
 import redis
+from django.contrib.auth import get_user_model
 from django.db import connection, connections
+from django.test import Client
 
 from games import engine
 from games.models import Table
@@ -45,7 +47,7 @@ CACHE_PREFIX = f"browser-{WORKER}-{os.getpid()}"
 APPLICATION_NAME = CACHE_PREFIX  # the live servers' database sessions, by name
 SHOTS = ROOT / "artifacts" / "screenshots"  # gitignored
 PASSWORD = "a-long-test-pass-1"
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 30_000
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -246,6 +248,31 @@ def chromium():
     one.close()
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="write the browser tests' pictures of the pages to artifacts/screenshots/ (to look at)",
+    )
+
+
+def pytest_configure(config):
+    global TAKE_SCREENSHOTS
+    TAKE_SCREENSHOTS = config.getoption("--screenshots")
+
+
+TAKE_SCREENSHOTS = False
+
+
+def screenshot(target, path: Path, **options) -> None:
+    """A picture of a page or an element at `path`, for people to look at, taken only with
+    `--screenshots`: a picture checks nothing, and it costs a page sweep a fifth of its time.
+    One image pixel per CSS pixel, a phone's too. (A failed test's pages are always taken.)"""
+    if TAKE_SCREENSHOTS:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        target.screenshot(scale="css", path=str(path), **options)
+
+
 FAILED = pytest.StashKey[bool]()
 
 
@@ -399,15 +426,15 @@ def log_in(context, base, username, watch=None):
     return page
 
 
-def logged_in_context(browser, base, username, sessions: dict, **options):
-    """A new browser context (`options`) where `username` is logged in: through the login
-    page the first time, then with that session's cookies (`sessions`: the test's own dict).
-    A sweep opens a context per window and language; each login would load two pages more."""
-    if username not in sessions:
-        page = log_in(browser.new_context(), base, username)
-        sessions[username] = page.context.storage_state()
-        page.context.close()
-    return browser.new_context(**options, storage_state=sessions[username])
+def logged_in_context(browser, base, username, **options):
+    """A new browser context (`options`) where `username` is logged in, by a session that
+    Django's test client opened (the live server shares its database). A sweep opens a
+    context per window and language; the login page has tests of its own."""
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}])
+    return context
 
 
 def in_a_thread(function, **kwargs):

@@ -19,6 +19,7 @@ from tests.analysis.test_analysis_worker import _wait, _worker
 from tests.browser import (
     SHOTS,
     log_in,
+    screenshot,
 )
 from tests.conftest import make_table, make_user
 from tests.history.test_replay import FAST, drive
@@ -40,7 +41,6 @@ def scored(server):
 
 
 def test_the_replay_shows_the_analysis_once_the_worker_has_run(server, scored, browser):
-    ANALYSIS_SHOTS.mkdir(parents=True, exist_ok=True)
     hand = scored
     replay = f"{server}/hands/{hand.pk}/replay/"
     context = browser.new_context(viewport={"width": 1366, "height": 768})
@@ -74,7 +74,7 @@ def test_the_replay_shows_the_analysis_once_the_worker_has_run(server, scored, b
     page.keyboard.press("ArrowRight")  # on by trick (games/history/steps.py): this trick whole, or the next
     forward = min(stop for stop in steps.stops(matches.hand_frames(hand)) if stop > step)
     page.wait_for_function(f"() => document.querySelector('.replay-step').dataset.step === '{forward}'")
-    page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / "after-stepping-1366x768-en.png"), full_page=True)
+    screenshot(page, ANALYSIS_SHOTS / "after-stepping-1366x768-en.png", full_page=True)
     context.close()
 
     problems = []
@@ -86,13 +86,13 @@ def test_the_replay_shows_the_analysis_once_the_worker_has_run(server, scored, b
             page.goto(f"{replay}?step={step}")
             assert page.get_by_test_id("replay-analysis").is_visible()
             check_page(page, "replay", size, problems)
-            page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / f"replay-{size}-{language}.png"), full_page=True)
+            screenshot(page, ANALYSIS_SHOTS / f"replay-{size}-{language}.png", full_page=True)
             page.goto(f"{server}/matches/{hand.match_id}/")
             table = page.get_by_test_id("accuracy")
             assert table.is_visible()
             for summary in analysis.seats.values():
                 assert f"{summary['accuracy']}%" in table.inner_text()
             check_page(page, "match", size, problems)
-            page.screenshot(scale="css", path=str(ANALYSIS_SHOTS / f"match-{size}-{language}.png"), full_page=True)
+            screenshot(page, ANALYSIS_SHOTS / f"match-{size}-{language}.png", full_page=True)
             context.close()
     assert not problems, "\n".join(problems)

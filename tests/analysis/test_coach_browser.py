@@ -13,6 +13,7 @@ from tests.browser import (
     SHOTS,
     in_a_thread,
     log_in,
+    screenshot,
 )
 from tests.conftest import make_table, make_user
 from tests.engine.test_engine_views import game_at
@@ -74,6 +75,5 @@ def test_hint_selects_the_cards_and_why_says_why(server, browser, language):
         page.wait_for_selector('[data-testid="play"]:not([disabled])')  # the hinted cards are legal
         found = _hand_panel_violations(page)
         assert not found, f"{size} {language}: " + "\n".join(axe.describe(v) for v in found)
-        (SHOTS / "coach").mkdir(parents=True, exist_ok=True)
-        page.screenshot(scale="css", path=str(SHOTS / "coach" / f"why-{size}-{language}.png"))
+        screenshot(page, SHOTS / "coach" / f"why-{size}-{language}.png")
         context.close()

@@ -16,6 +16,7 @@ from tests.browser import (
     PASSWORD,
     SHOTS,
     log_in,
+    screenshot,
 )
 from tests.conftest import make_user
 from tests.duplicate.events import an_event, organiser, pairs_entered
@@ -81,8 +82,7 @@ def test_register_check_in_and_see_the_standings_move(server, event, browser, se
     row = page.locator('#event-standings [data-testid="standings"] tr', has_text="mei & lin")
     row.wait_for()  # pushed: the page was not reloaded
     assert "/ 2" in row.inner_text()  # two tables (one pair against bots), one board: one other result
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(SHOTS / "event-standings-phone-en.png"), full_page=True)
+    screenshot(page, SHOTS / "event-standings-phone-en.png", full_page=True)
     context.close()
 
 
@@ -164,8 +164,7 @@ def test_a_player_plays_a_board_by_clicking_and_the_standings_move(server, event
     row.wait_for()  # pushed when mei's table scored the board: nothing to compare with yet
     off_the_loop(play_other_tables, but=table_id)
     row.filter(has_text="/ 2").wait_for()  # pushed again: two tables, one other result
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    standings.screenshot(scale="css", path=str(SHOTS / "event-standings-after-clicking-en.png"), full_page=True)
+    screenshot(standings, SHOTS / "event-standings-after-clicking-en.png", full_page=True)
     context.close()
 
 

@@ -9,6 +9,7 @@ from tests.browser import (
     PASSWORD,
     SHOTS,
     log_in,
+    screenshot,
 )
 from tests.conftest import make_table, make_user
 from tests.web.test_pages_browser import PHONE
@@ -42,8 +43,7 @@ def test_an_invitation_between_two_browsers(server, friends, browser):
     invitation = bob_page.locator("#invitations .invitation")
     invitation.wait_for()
     assert "ann" in invitation.inner_text() and "Ann's Friday table" in invitation.inner_text()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    bob_page.screenshot(scale="css", path=str(SHOTS / "invitation-phone-en.png"), full_page=True)
+    screenshot(bob_page, SHOTS / "invitation-phone-en.png", full_page=True)
     invitation.get_by_role("button", name="Sit down").tap()
     bob_page.wait_for_url(f"{server}/tables/{table.pk}/")
     bob_page.wait_for_selector("#conn.online")

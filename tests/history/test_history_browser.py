@@ -16,6 +16,7 @@ from tests.browser import (
     TIMEOUT_MS,
     log_in,
     logged_in_context,
+    screenshot,
 )
 from tests.conftest import make_user
 from tests.pages_data import shared_site
@@ -115,28 +116,25 @@ def pages(site) -> dict[str, list[tuple[str, str]]]:
     }
 
 
-def test_history_pages_are_accessible_and_fit_every_window_in_both_languages(server, site, browser):
-    HISTORY_SHOTS.mkdir(parents=True, exist_ok=True)
-    problems, checked, sessions = [], 0, {}
-    for size, options in SIZES.items():
-        for language in LANGUAGES:
-            for who, paths in pages(site).items():
-                context = logged_in_context(browser, server, who, sessions, **options)
-                context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-                page = context.new_page()
-                page.set_default_timeout(TIMEOUT_MS)
-                for name, path in paths:
-                    response = page.goto(server + path)
-                    assert response.ok, f"{path} answered {response.status}"
-                    check_page(page, name, size, problems)
-                    try:
-                        assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
-                    except AssertionError as failure:
-                        problems.append(str(failure))
-                    page.screenshot(
-                        scale="css", path=str(HISTORY_SHOTS / f"{name}-{size}-{language}.png"), full_page=True
-                    )
-                    checked += 1
-                context.close()
-    assert checked == len(SIZES) * len(LANGUAGES) * sum(len(p) for p in pages(site).values())
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", list(SIZES))
+def test_history_pages_are_accessible_and_fit_every_window_in_both_languages(server, site, browser, size, language):
+    problems, checked = [], 0
+    for who, paths in pages(site).items():
+        context = logged_in_context(browser, server, who, **SIZES[size])
+        context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for name, path in paths:
+            response = page.goto(server + path)
+            assert response.ok, f"{path} answered {response.status}"
+            check_page(page, name, size, problems)
+            try:
+                assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
+            except AssertionError as failure:
+                problems.append(str(failure))
+            screenshot(page, HISTORY_SHOTS / f"{name}-{size}-{language}.png", full_page=True)
+            checked += 1
+        context.close()
+    assert checked == sum(len(p) for p in pages(site).values())
     assert not problems, "\n\n".join(problems)

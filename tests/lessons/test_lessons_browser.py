@@ -16,6 +16,7 @@ from tests.axe import assert_accessible
 from tests.browser import (
     SHOTS,
     TIMEOUT_MS,
+    screenshot,
 )
 from tests.lessons.test_lessons import MISTAKES
 from tests.web.test_pages_browser import LANGUAGES, PHONE, SQUEEZED, WIDTHS
@@ -114,9 +115,7 @@ def test_a_visitor_plays_the_guided_hand_by_its_tips(server, browser):
         phase = page.get_by_test_id("hand").get_attribute("data-phase")
         if phase not in shots:  # the deal, the bury and the play, once each
             shots.add(phase)
-            page.screenshot(
-                scale="css", path=str(LESSON_SHOTS / f"12-guided-hand-{phase}-390x844-en.png"), full_page=True
-            )
+            screenshot(page, LESSON_SHOTS / f"12-guided-hand-{phase}-390x844-en.png", full_page=True)
         if page.get_by_test_id("suggest").count():
             submit(page, "suggest")
             submit(page, "play")
@@ -127,7 +126,7 @@ def test_a_visitor_plays_the_guided_hand_by_its_tips(server, browser):
         assert moves < 60
     assert shots >= {"last_chance", "bury", "play"}
     assert "The defenders scored" in answer(page)
-    page.screenshot(scale="css", path=str(LESSON_SHOTS / "12-guided-hand-over-390x844-en.png"), full_page=True)
+    screenshot(page, LESSON_SHOTS / "12-guided-hand-over-390x844-en.png", full_page=True)
     page.goto(server + "/learn/")
     assert "1 of 12 lessons done" in page.get_by_test_id("learn-progress").inner_text()
     context.close()
@@ -148,29 +147,28 @@ def test_the_lessons_pass_axe(server, browser):
             context.close()
 
 
-def test_every_lesson_fits_phones_and_laptops_in_both_languages(server, browser):
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_lesson_fits_phones_and_laptops_in_both_languages(server, browser, size, language):
     """Each lesson as it opens and with the answer to a wrong move, screenshot for review."""
-    LESSON_SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
-    for size in SIZES:
-        for language in LANGUAGES:
-            context, page = visitor(browser, server, size, language)
-            for number, lesson in enumerate(LESSONS, start=1):
-                page.goto(f"{server}/learn/{lesson.slug}/")
-                check(page, f"lesson {number}", size, problems)
-                name = f"{number:02d}-{lesson.slug}-{size}-{language}"
-                page.screenshot(scale="css", path=str(LESSON_SHOTS / f"{name}.png"), full_page=True)
-                if lesson.slug in MISTAKES:
-                    wrong, _status, _words = MISTAKES[lesson.slug][0]
-                    pick(page, *wrong.split())
-                    page.get_by_test_id("play").click()
-                    page.wait_for_selector("[data-testid=explanation]")
-                    check(page, f"lesson {number}'s answer", size, problems)
-                    page.screenshot(scale="css", path=str(LESSON_SHOTS / f"{name}-answer.png"), full_page=True)
-            page.goto(server + "/learn/")
-            check(page, "/learn/", size, problems)
-            page.screenshot(scale="css", path=str(LESSON_SHOTS / f"00-learn-{size}-{language}.png"), full_page=True)
-            context.close()
+    context, page = visitor(browser, server, size, language)
+    for number, lesson in enumerate(LESSONS, start=1):
+        page.goto(f"{server}/learn/{lesson.slug}/")
+        check(page, f"lesson {number}", size, problems)
+        name = f"{number:02d}-{lesson.slug}-{size}-{language}"
+        screenshot(page, LESSON_SHOTS / f"{name}.png", full_page=True)
+        if lesson.slug in MISTAKES:
+            wrong, _status, _words = MISTAKES[lesson.slug][0]
+            pick(page, *wrong.split())
+            page.get_by_test_id("play").click()
+            page.wait_for_selector("[data-testid=explanation]")
+            check(page, f"lesson {number}'s answer", size, problems)
+            screenshot(page, LESSON_SHOTS / f"{name}-answer.png", full_page=True)
+    page.goto(server + "/learn/")
+    check(page, "/learn/", size, problems)
+    screenshot(page, LESSON_SHOTS / f"00-learn-{size}-{language}.png", full_page=True)
+    context.close()
     assert not problems, "\n".join(problems)
 
 

@@ -4,7 +4,7 @@ finds violations; the replay's trick list does not overlap itself on the phone, 
 replay card has a spoken name and shows no internal code; stepping through a replay keeps
 the focus and speaks each step; the kitty's marks at the bury are legible at every size.
 
-Screenshots go to artifacts/screenshots/a11y/ (gitignored); look at them.
+With `--screenshots`, pictures go to artifacts/screenshots/a11y/ (gitignored); look at them.
 """
 
 import pytest
@@ -17,6 +17,7 @@ from tests.browser import (
     TIMEOUT_MS,
     log_in,
     logged_in_context,
+    screenshot,
 )
 from tests.pages_data import shared_site
 from tests.web.test_pages_browser import A11Y_SIZES, LANGUAGES, PHONE
@@ -84,8 +85,7 @@ def test_replay_on_a_phone_trick_list_does_not_overlap_and_cards_are_named(serve
     entries = page.locator(".replay-tricks li")
     assert entries.count() == site["hand_tricks"] > 1  # a whole hand's tricks
     assert page.evaluate(OVERLAPS, ".replay-tricks li") == []
-    A11Y_SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(A11Y_SHOTS / f"replay-tricks-phone-{language}.png"), full_page=True)
+    screenshot(page, A11Y_SHOTS / f"replay-tricks-phone-{language}.png", full_page=True)
 
     # The trick on the board: every seat's play in its own place, even a throw of eight
     # cards from each seat (the server's own card markup, repeated in the page).
@@ -100,7 +100,7 @@ def test_replay_on_a_phone_trick_list_does_not_overlap_and_cards_are_named(serve
     assert page.locator(".replay-played .hcard").count() >= 32
     assert page.evaluate(OVERLAPS, ".replay-played, .replay-seat") == []
     assert page.evaluate(WIDTHS) == [390, 390]
-    page.screenshot(scale="css", path=str(A11Y_SHOTS / f"replay-long-plays-phone-{language}.png"), full_page=True)
+    screenshot(page, A11Y_SHOTS / f"replay-long-plays-phone-{language}.png", full_page=True)
 
     page.goto(f"{server}/hands/{site['hand'].pk}/replay/?step=120")
     cards = page.locator(".hcard")
@@ -152,10 +152,10 @@ def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, table_at,
     its own card's corner and pip and inside the strip the next card leaves open, so axe
     measures it (the page sweep visits this page too, without the partially obscured check)."""
     bury = table_at("bury")
-    problems, sessions = [], {}
+    problems = []
     for size, options in A11Y_SIZES.items():
         for language in LANGUAGES:
-            context = logged_in_context(browser, server, bury.player, sessions, **options, reduced_motion="reduce")
+            context = logged_in_context(browser, server, bury.player, **options, reduced_motion="reduce")
             context.add_cookies([{"name": "django_language", "value": language, "url": server}])
             page = context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
@@ -174,6 +174,6 @@ def test_the_kitty_marks_of_the_bury_are_legible_at_every_size(server, table_at,
                 )
             except AssertionError as failure:
                 problems.append(str(failure))
-            page.screenshot(scale="css", path=str(A11Y_SHOTS / f"table-bury-{size}-{language}.png"), full_page=True)
+            screenshot(page, A11Y_SHOTS / f"table-bury-{size}-{language}.png", full_page=True)
             context.close()
     assert not problems, "\n\n".join(problems)

@@ -25,6 +25,7 @@ from tests.browser import (
     click_cards,
     log_in,
     oracle,
+    screenshot,
     toggle_card,
     wait_for,
 )
@@ -44,9 +45,8 @@ def shot(page, name):
     capture resizes the emulated phone's viewport, and Chromium may give the page back
     zoomed in (measured: scale 1 → 1.128 after one capture), which puts later taps off
     target. The phone's page is checked at rest before each tap (assert_phone_at_rest)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
-    page.screenshot(scale="css", path=str(SHOTS / f"{name}.png"), full_page=not phone)
+    screenshot(page, SHOTS / f"{name}.png", full_page=not phone)
 
 
 def hand_codes(page) -> list[str]:

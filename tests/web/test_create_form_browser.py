@@ -14,6 +14,7 @@ from tests.browser import (
     SHOTS,
     TIMEOUT_MS,
     log_in,
+    screenshot,
 )
 from tests.conftest import make_user
 from tests.web.test_pages_browser import LANGUAGES, SIZES
@@ -53,14 +54,13 @@ def test_the_create_form_is_accessible_and_its_pace_fills_the_times(owner, serve
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_screenshots_of_the_create_form_and_registration(owner, server, browser, language):
-    CREATE_SHOTS.mkdir(parents=True, exist_ok=True)
     for size, options in SIZES.items():
         visitor = browser.new_context(**options)
         visitor.add_cookies([{"name": "django_language", "value": language, "url": server}])
         page = visitor.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(f"{server}/accounts/register/")
-        page.screenshot(scale="css", path=str(CREATE_SHOTS / f"register-{language}-{size}.png"), full_page=True)
+        screenshot(page, CREATE_SHOTS / f"register-{language}-{size}.png", full_page=True)
         visitor.close()
 
         context = browser.new_context(**options)
@@ -68,6 +68,6 @@ def test_screenshots_of_the_create_form_and_registration(owner, server, browser,
         page = log_in(context, server, owner.username)
         open_form(page, server)
         form = page.locator(".lobby__create")
-        form.screenshot(scale="css", path=str(CREATE_SHOTS / f"create-{language}-{size}.png"))
-        page.screenshot(scale="css", path=str(CREATE_SHOTS / f"lobby-{language}-{size}.png"))
+        screenshot(form, CREATE_SHOTS / f"create-{language}-{size}.png")
+        screenshot(page, CREATE_SHOTS / f"lobby-{language}-{size}.png")
         context.close()

@@ -3,11 +3,10 @@ languages: no sideways scroll, no text squeezed into a column of single characte
 serious or critical accessibility violation (axe-core, tests/axe.py: the lobby, login,
 registration, password pages, the match list, a match, a replay mid-hand and at its end,
 profiles, settings, a report, the moderation pages, events, and a hand's table at each of
-tests/table_points.py's points). Each page is visited once per size and language for all of
-it, and screenshotted.
+tests/table_points.py's points). One test per size and language visits each page once.
 Also: "Play now" in the lobby lands at a table whose deal is running.
 
-Screenshots go to artifacts/screenshots/pages/ (gitignored); look at them.
+With `--screenshots`, pictures go to artifacts/screenshots/pages/ (gitignored); look at them.
 """
 
 import re
@@ -23,6 +22,7 @@ from tests.browser import (
     TIMEOUT_MS,
     log_in,
     logged_in_context,
+    screenshot,
 )
 from tests.pages_data import pages_of, shared_site
 from tests.table_points import POINTS
@@ -86,58 +86,57 @@ def check_page(page, name, size, problems):
         problems.append(f"{name} at {size}: squeezed {squeezed}")
 
 
-def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(server, site, table_at, browser):
-    PAGE_SHOTS.mkdir(parents=True, exist_ok=True)
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_fits_and_passes_axe_on_phones_and_laptops_in_both_languages(
+    server, site, table_at, browser, size, language
+):
+    options = SIZES[size]
     visits = pages_of(site)
     for point in POINTS:  # a hand's table as its dealer sees it: the bury, mid-trick, a trick won, the result
         found = table_at(point)
         visits.setdefault(found.player, []).append((f"table-{point}", f"/tables/{found.table_id}/"))
-    problems, visited, checked, sessions = [], 0, 0, {}
-    for size, options in SIZES.items():
-        for language in LANGUAGES:
-            for who, pages in visits.items():
-                # The table pages are live (a bot may declare while axe reads the page): with
-                # reduced motion no card is caught mid-flight in blended colours (table.css).
-                if who:
-                    context = logged_in_context(browser, server, who, sessions, **options, reduced_motion="reduce")
-                else:
-                    context = browser.new_context(**options, reduced_motion="reduce")
-                context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-                page = context.new_page()
-                page.set_default_timeout(TIMEOUT_MS)
-                page.on(
-                    "console",
-                    lambda message, page=page, size=size: (
-                        "Content Security Policy" in message.text
-                        and problems.append(f"{page.url} at {size}: {message.text}")
-                    ),
-                )
-                for name, path in pages:
-                    response = page.goto(server + path)
-                    assert response.ok, f"{path} answered {response.status}"
-                    assert page.locator("html").get_attribute("lang") == language
-                    check_page(page, name, size, problems)
-                    if size in A11Y_SIZES:
-                        try:
-                            assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
-                        except AssertionError as failure:
-                            problems.append(str(failure))
-                        checked += 1
-                    page.screenshot(scale="css", path=str(PAGE_SHOTS / f"{name}-{size}-{language}.png"), full_page=True)
-                    visited += 1
-                if size == "phone" and who == "mei":  # the folded menu opens and fits too
-                    page.goto(server + "/")
-                    assert not page.locator(".site-nav").is_visible()
-                    page.locator(".menu-toggle").tap()
-                    assert page.locator(".site-nav a[href='/matches/']").is_visible()
-                    check_page(page, "menu", size, problems)
-                    page.screenshot(
-                        scale="css", path=str(PAGE_SHOTS / f"menu-open-{size}-{language}.png"), full_page=True
-                    )
-                context.close()
+    problems, visited, checked = [], 0, 0
+    for who, pages in visits.items():
+        # The table pages are live (a bot may declare while axe reads the page): with
+        # reduced motion no card is caught mid-flight in blended colours (table.css).
+        if who:
+            context = logged_in_context(browser, server, who, **options, reduced_motion="reduce")
+        else:
+            context = browser.new_context(**options, reduced_motion="reduce")
+        context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on(
+            "console",
+            lambda message, page=page: (
+                "Content Security Policy" in message.text and problems.append(f"{page.url} at {size}: {message.text}")
+            ),
+        )
+        for name, path in pages:
+            response = page.goto(server + path)
+            assert response.ok, f"{path} answered {response.status}"
+            assert page.locator("html").get_attribute("lang") == language
+            check_page(page, name, size, problems)
+            if size in A11Y_SIZES:
+                try:
+                    assert_accessible(page, f"{name} at {size} in {language}", measured_contrast=True)
+                except AssertionError as failure:
+                    problems.append(str(failure))
+                checked += 1
+            screenshot(page, PAGE_SHOTS / f"{name}-{size}-{language}.png", full_page=True)
+            visited += 1
+        if size == "phone" and who == "mei":  # the folded menu opens and fits too
+            page.goto(server + "/")
+            assert not page.locator(".site-nav").is_visible()
+            page.locator(".menu-toggle").tap()
+            assert page.locator(".site-nav a[href='/matches/']").is_visible()
+            check_page(page, "menu", size, problems)
+            screenshot(page, PAGE_SHOTS / f"menu-open-{size}-{language}.png", full_page=True)
+        context.close()
     pages = sum(len(p) for p in visits.values())
-    assert visited == len(SIZES) * len(LANGUAGES) * pages
-    assert checked == len(A11Y_SIZES) * len(LANGUAGES) * pages
+    assert visited == pages
+    assert checked == (pages if size in A11Y_SIZES else 0)
     assert not problems, "\n\n".join(problems)
 
 
@@ -153,8 +152,7 @@ def test_play_now_lands_at_a_table_that_is_dealing(server, site, browser):
     page.wait_for_selector("#conn.online")
     # The deal runs: cards arrive in jo's hand one by one.
     page.wait_for_function("() => document.querySelectorAll('#hand .card-btn').length > 0", timeout=TIMEOUT_MS)
-    PAGE_SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(scale="css", path=str(PAGE_SHOTS / "play-now-dealing-phone-en.png"), full_page=True)
+    screenshot(page, PAGE_SHOTS / "play-now-dealing-phone-en.png", full_page=True)
     page.goto(server + "/")
     rejoin = page.locator(f'[data-table="{table.pk}"] [data-action="rejoin"]')
     assert rejoin.is_visible()

@@ -11,7 +11,7 @@ import pytest
 
 from games.rulebook import ANCHORS
 from tests.axe import assert_accessible
-from tests.browser import SHOTS, TIMEOUT_MS
+from tests.browser import SHOTS, TIMEOUT_MS, screenshot
 from tests.web.test_pages_browser import LANGUAGES, PHONE, SQUEEZED, WIDTHS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -44,12 +44,11 @@ def inside_window(box) -> bool:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES)
 def test_the_rules_page_is_accessible_and_fits(server, browser, size, language):
-    RULES_SHOTS.mkdir(parents=True, exist_ok=True)
     context, page = open_rules(browser, server, size, language)
     for anchor in ("top", *ANCHORS):  # the screen a reader lands on from each line of the contents
         if anchor != "top":
             page.evaluate("(id) => document.getElementById(id).scrollIntoView()", anchor)
-        page.screenshot(scale="css", path=str(RULES_SHOTS / f"{anchor}-{size}-{language}.png"))
+        screenshot(page, RULES_SHOTS / f"{anchor}-{size}-{language}.png")
     assert_accessible(page, f"/rules/ at {size} in {language}", measured_contrast=True)
     scroll_width, inner_width = page.evaluate(WIDTHS)
     assert scroll_width <= inner_width == SIZES[size]["viewport"]["width"]
@@ -70,7 +69,7 @@ def test_the_keyboard_reaches_a_term_whose_tip_shows_on_focus(server, browser, l
     tip = tip_of(page, term)
     assert tip.is_visible() and tip.get_attribute("role") == "tooltip"
     assert inside_window(tip.evaluate(BOX))
-    page.screenshot(scale="css", path=str(RULES_SHOTS / f"term-focus-1366x768-{language}.png"))
+    screenshot(page, RULES_SHOTS / f"term-focus-1366x768-{language}.png")
     page.keyboard.press("Escape")
     assert tip.is_hidden()
     page.keyboard.press("Shift+Tab")
@@ -110,7 +109,7 @@ def test_a_tap_shows_the_definition_and_a_second_tap_follows_the_link(server, br
     tip = tip_of(page, term)
     assert tip.is_visible() and page.evaluate("location.hash") == ""
     assert inside_window(tip.evaluate(BOX))
-    page.screenshot(scale="css", path=str(RULES_SHOTS / f"term-tap-phone-{language}.png"))
+    screenshot(page, RULES_SHOTS / f"term-tap-phone-{language}.png")
     page.locator("#kitty h2").tap()  # a tap elsewhere closes it
     assert tip.is_hidden()
     term.tap()

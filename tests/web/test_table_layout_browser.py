@@ -33,6 +33,7 @@ from tests.browser import (
     in_a_thread,
     log_in,
     oracle,
+    screenshot,
     wait_for,
 )
 from tests.conftest import make_user
@@ -356,9 +357,8 @@ def select_by_keyboard(page, cards):
 
 
 def shoot(pages, name):
-    TABLE_SHOTS.mkdir(parents=True, exist_ok=True)
     for language, page in pages.items():
-        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"{name}-{language}.png"))
+        screenshot(page, TABLE_SHOTS / f"{name}-{language}.png")
 
 
 def check_last_trick(pages, phone, where) -> bool:
@@ -370,7 +370,7 @@ def check_last_trick(pages, phone, where) -> bool:
             page.wait_for_selector(".last-trick[open]", timeout=1000)
         except PlaywrightError:  # no panel now (the trick on the table is the one just won)
             return False
-        page.screenshot(scale="css", path=str(TABLE_SHOTS / f"{where}-last-trick-open-{language}.png"))
+        screenshot(page, TABLE_SHOTS / f"{where}-last-trick-open-{language}.png")
         assert_apart(page.evaluate(LAYOUT), f"{where} last trick open ({language})", phone)
         page.locator(".last-trick[open] summary").click()
     return True
@@ -408,12 +408,12 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
         shoot(pages, f"{size}-{step:02d}-{kind}")
 
     # The deal: North is dealt both big jokers (DECK_SEED); the button to declare them is
-    # inside the window, under the growing hand, on both pages. A click declares them.
+    # inside the window, under the growing hand, on both pages. A click declares them, before
+    # the deal and its short window end (the picture is taken once they lie on the felt).
     for p in pages.values():
         p.wait_for_selector(BIG_JOKERS, timeout=30_000)
     for language, p in pages.items():
         assert_can_act(p, viewport, ("hand", "declare"), f"{size} deal ({language})")
-    act("deal-declare")
     declare_big_jokers(page, seat)
     for language, p in pages.items():  # the declaration lies in front of North, for all to see
         declared = p.locator(f'.trick .slot[data-seat="{seat}"] .declared')
