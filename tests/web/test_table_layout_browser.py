@@ -77,8 +77,12 @@ LAYOUT = """() => {
     const r = el.getBoundingClientRect();  // the whole card, clipped or not: it must be in the window
     const b = {x: r.left, y: r.top, w: r.width, h: r.height};
     // The strip a finger can reach: the card's left edge, which the next card leaves open.
+    // During the deal a card just dealt flies in (0.3 s) over its neighbours: one covered by
+    // such a card alone is reachable once it lands.
     const hit = document.elementFromPoint(b.x + 6, b.y + b.h * 0.6);
-    return {...b, code: el.dataset.card, reachable: Boolean(hit && hit.closest('[data-testid="card"]') === el)};
+    const over = hit && hit.closest('[data-testid="card"]');
+    const landing = over && over.getAnimations({subtree: true}).some((a) => a.playState === "running");
+    return {...b, code: el.dataset.card, reachable: Boolean(over === el || landing)};
   });
   return {
     seats: all('.seat').map(box),
@@ -156,17 +160,24 @@ WATCH_FINALE = """() => {
 
 # Every interval a completed trick was in view: from the moment it was complete (its
 # fourth play shown, or held over the next lead) until it was gone.
+# Each trick's time in view, from the push that showed it complete (table.js parses each push
+# first: its JSON.parse marks when the push came) to the moment it is gone or sweeping. The
+# page counts its hold from the end of its own work on that push, which on a busy machine
+# ends a few hundred ms before this observer is called.
 WATCH_TRICKS = """() => {
   window.__tricks = {};
+  const parse = JSON.parse;
+  JSON.parse = (...args) => { window.__pushedAt = performance.now(); return parse(...args); };
   const look = () => {
     const now = performance.now();
+    const came = window.__pushedAt ?? now;
     const seen = new Set();
     const done = document.querySelector('.trick[data-done]');
     if (done) seen.add(done.dataset.done);
     const held = document.querySelector('.trick-previous.holding:not(.sweep)');
     if (held) seen.add(held.dataset.trick);
     for (const n of seen) {
-      const t = window.__tricks[n] || (window.__tricks[n] = {from: now, to: null});
+      const t = window.__tricks[n] || (window.__tricks[n] = {from: came, to: null});
       t.to = null;
     }
     for (const [n, t] of Object.entries(window.__tricks)) if (!seen.has(n) && t.to === null) t.to = now;
