@@ -187,6 +187,9 @@ WATCH_TRICKS = """() => {
 }"""
 
 
+BOXES = "els => els.map((e) => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+
+
 def inside(box, viewport) -> bool:
     return (
         box["x"] >= -0.5
@@ -219,11 +222,11 @@ def assert_can_act(page, viewport, needed, where):
 def check_can_act(page, viewport, needed, where):
     assert page.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0], f"{where}: the page was scrolled"
     for testid in needed:
-        elements = page.locator(f'[data-testid="{testid}"]:visible')
-        assert elements.count(), f"{where}: no {testid} in view"
-        for i in range(elements.count()):
-            box = elements.nth(i).bounding_box()
-            assert box and inside(box, viewport), f"{where}: {testid} #{i} at {box} is outside {viewport}"
+        # All boxes in one look: a push may re-render the region between two looks.
+        boxes = page.locator(f'[data-testid="{testid}"]:visible').evaluate_all(BOXES)
+        assert boxes, f"{where}: no {testid} in view"
+        for i, box in enumerate(boxes):
+            assert inside(box, viewport), f"{where}: {testid} #{i} at {box} is outside {viewport}"
     layout = page.evaluate(LAYOUT)
     for card in layout["cards"]:
         box = {"x": card["x"], "y": card["y"], "width": card["w"], "height": card["h"]}
