@@ -401,11 +401,11 @@ def test_play_now_then_act_without_scrolling(server, browser, size):
     for language, context in contexts.items():
         context.add_cookies([{"name": "django_language", "value": language, "url": server}])
     page = log_in(contexts["en"], server, name)
+    mirror = log_in(contexts["zh-hans"], server, name)  # before the deal starts: it must see it
     page.goto(server + "/")
     page.get_by_test_id("play-now").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
-    mirror = log_in(contexts["zh-hans"], server, name)
     mirror.goto(page.url)
     pages = {"en": page, "zh": mirror}
     for p in pages.values():
