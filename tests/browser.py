@@ -32,10 +32,10 @@ import pytest
 import redis
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
-from django.test import Client
 
 from games import engine
 from games.models import Table
+from tests.conftest import session_id
 from tests.servers import free_port, test_database_url, wait_listening
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -430,10 +430,9 @@ def logged_in_context(browser, base, username, **options):
     """A new browser context (`options`) where `username` is logged in, by a session that
     Django's test client opened (the live server shares its database). A sweep opens a
     context per window and language; the login page has tests of its own."""
-    client = Client()
-    client.force_login(get_user_model().objects.get(username=username))
     context = browser.new_context(**options)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}])
+    user = get_user_model().objects.get(username=username)
+    context.add_cookies([{"name": "sessionid", "value": session_id(user), "url": base}])
     return context
 
 

@@ -122,10 +122,15 @@ def make_moderator(username="mod"):
     return type(user).objects.get(pk=user.pk)  # fresh: no cached permissions
 
 
-def session_cookie(user) -> bytes:
+def session_id(user) -> str:
+    """The key of a new session where `user` is logged in (Django's test client opens it)."""
     client = Client()
     client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
+    return client.cookies["sessionid"].value
+
+
+def session_cookie(user) -> bytes:
+    return f"sessionid={session_id(user)}".encode()
 
 
 def make_table(owner, *, players=(), pace_ms=5, window_ms=50, **options):

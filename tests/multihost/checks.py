@@ -40,7 +40,7 @@ async def assert_sockets_show_fresh_renders(site, table_id, clients, users, time
             at = fresh["version"]
             await client.wait_for(lambda m, at=at: m["type"] == "state" and m["version"] >= at, timeout=timeout)
             version, regions = shown(client)
-            if version == fresh["version"]:
+            if version == at:
                 break
         assert (version, regions) == (fresh["version"], fresh["html"]), f"{user}'s socket differs from a fresh one"
 

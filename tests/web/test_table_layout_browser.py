@@ -158,12 +158,11 @@ WATCH_FINALE = """() => {
   new MutationObserver(look).observe(document.getElementById('table'), {subtree: true, childList: true, attributes: true});
 }"""
 
-# Every interval a completed trick was in view: from the moment it was complete (its
-# fourth play shown, or held over the next lead) until it was gone.
-# Each trick's time in view, from the push that showed it complete (table.js parses each push
-# first: its JSON.parse marks when the push came) to the moment it is gone or sweeping. The
-# page counts its hold from the end of its own work on that push, which on a busy machine
-# ends a few hundred ms before this observer is called.
+# Every interval a completed trick was in view (its fourth play shown, or held over the next
+# lead): from the push that showed it complete (table.js parses each push first: its
+# JSON.parse marks when the push came) until it was gone or sweeping. The page counts its
+# hold from the end of its own work on that push, which on a busy machine ends a few hundred
+# ms before this observer is called.
 WATCH_TRICKS = """() => {
   window.__tricks = {};
   const parse = JSON.parse;
