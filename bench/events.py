@@ -1,6 +1,6 @@
 """Duplicate event benchmark: one event of N tables in one server process, bots driving.
 
-    .venv/bin/python bench/events.py --tables 100 --seconds 120
+    .venv/bin/python bench/events.py --tables 100 --seconds 120 [--split]
 
 What it does (docs/events.md), with bench/live.py's machinery (its server process, its
 websocket clients, its measures):
@@ -9,7 +9,9 @@ websocket clients, its measures):
   all checked in, and starts its round through the services: --tables real tables, each
   playing the same boards; every person's seat is then played for them (autoplay, as after a
   time-out), so the server's bots drive every table at GAMES_BOT_DELAY_MS;
-- starts ONE server process and opens each table's four seated players' sockets;
+- starts ONE server process and opens each table's four seated players' sockets; with
+  --split, the production stack's split (config/stack/): that process serves the sockets
+  only, and a second one, a page process, serves the event page;
 - once every table plays cards, for --seconds: the live-table figures of bench/live.py (each accepted action → a "state"
   of that version at every socket of its table; actions/s; server CPU per action), and the
   event page `/events/<id>/` (standings, the round's tables, entries) fetched over HTTP
@@ -112,6 +114,11 @@ async def run(args, port, server_env, log_path) -> dict:
     event_id, sockets = await in_db(make_event, args.tables)
     pid = await loop.run_in_executor(None, live.start_server, port, server_env, log_path)
     print(f"server: pid {pid} on {LOOPBACK}:{port}, log {log_path}")
+    page_port, page_pid = port, pid
+    if args.split:
+        page_port = live.free_port()
+        page_pid = await loop.run_in_executor(None, live.start_server, page_port, server_env, log_path)
+        print(f"page server: pid {page_pid} on {LOOPBACK}:{page_port}")
     clients = [live.Client(table_id, seat, cookie) for table_id, seat, cookie in sockets]
     retries = await live.open_all(clients, port)
     table_ids = sorted({c.table_id for c in clients})
@@ -124,15 +131,17 @@ async def run(args, port, server_env, log_path) -> dict:
         await asyncio.sleep(1.0)
 
     stop, page_times, page_errors = threading.Event(), [], []
-    url = f"http://{LOOPBACK}:{port}/events/{event_id}/"
+    url = f"http://{LOOPBACK}:{page_port}/events/{event_id}/"
     fetcher = threading.Thread(target=fetch_page, args=(url, stop, page_times, page_errors), daemon=True)
     for client in clients:
         client.unexpected.clear()
-    cpu0, busy0, t0, load = cpu_seconds(pid), machine_busy(), time.time(), os.getloadavg()
+    cpu0, page_cpu0 = cpu_seconds(pid), cpu_seconds(page_pid)
+    busy0, t0, load = machine_busy(), time.time(), os.getloadavg()
     fetcher.start()
     await asyncio.sleep(args.seconds)
     stop.set()
-    cpu1, busy1, t1 = cpu_seconds(pid), machine_busy(), time.time()
+    cpu1, page_cpu1 = cpu_seconds(pid), cpu_seconds(page_pid)
+    busy1, t1 = machine_busy(), time.time()
     await loop.run_in_executor(None, fetcher.join)
     await asyncio.sleep(args.grace)
     events = await in_db(events_between, table_ids, datetime.fromtimestamp(t0, UTC), datetime.fromtimestamp(t1, UTC))
@@ -143,6 +152,8 @@ async def run(args, port, server_env, log_path) -> dict:
     db.shutdown()
     cores = os.cpu_count() or 1
     return {
+        "split": args.split,
+        "page_server_cpu_pct": 100 * (page_cpu1 - page_cpu0) / (t1 - t0) if args.split else None,
         "tables": len(table_ids),
         "sockets": len(clients),
         "setup_connect_retries": retries,
@@ -169,6 +180,7 @@ def report(result: dict) -> None:
     print(
         f"machine busy {result['machine_busy_pct']:.0f} % of {100 * (os.cpu_count() or 1)} %; "
         f"server {result['server_cpu_pct']:.0f} %"
+        + (f" (sockets only); page server {result['page_server_cpu_pct']:.0f} %" if result["split"] else "")
     )
     cpu = result["cpu_ms_per_action"]
     print(f"actions/s {result['actions_per_s']:.1f}; server CPU per action {'–' if cpu is None else f'{cpu:.2f} ms'}")
@@ -189,6 +201,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=120.0, help="measurement window")
     parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the server")
     parser.add_argument("--grace", type=float, default=3.0, help="seconds to wait for in-flight messages")
+    parser.add_argument(
+        "--split", action="store_true", help="the stack's split: sockets on one process, the page on another"
+    )
     args = parser.parse_args()
     if args.tables < 2 or args.seconds <= 0:
         parser.error("an event needs two tables at least, and the window a positive length")

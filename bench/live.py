@@ -89,7 +89,7 @@ TARGET_STORM_S = 5.0
 # Issue 15: one process, playing tables with four readers each.
 CPU_TARGET_MS, CPU_FLOOR_MS = 2.5, 3.5
 ACTION_P50_MS, ACTION_P99_MS = 4.0, 15.0
-SERVER = None  # the one server process (killed on every way out)
+SERVERS: list[subprocess.Popen] = []  # the server processes started (killed on every way out)
 
 
 def fail(message: str) -> None:
@@ -100,7 +100,8 @@ def fail(message: str) -> None:
 
 def stop_server() -> None:
     live_baseline.stop()
-    live_baseline.stop_process(SERVER)
+    for server in SERVERS:
+        live_baseline.stop_process(server)
 
 
 # --- the server process ----------------------------------------------------------------
@@ -136,7 +137,6 @@ def free_port() -> int:
 
 def start_server(port, env, log_path):
     """Start the server (appending to its log) and wait until it listens; its pid."""
-    global SERVER
     # As docs/deployment.md runs it: a handshake waits up to 30 s for its turn in a storm.
     command = [
         sys.executable,
@@ -151,14 +151,15 @@ def start_server(port, env, log_path):
         "config.asgi:application",
     ]
     log = open(log_path, "ab")  # noqa: SIM115 (the server writes to it for its whole life)
-    SERVER = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    SERVERS.append(server)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        if SERVER.poll() is not None:
+        if server.poll() is not None:
             fail(f"the server exited at start:\n{Path(log_path).read_text()[-2000:]}")
         try:
             socket.create_connection((LOOPBACK, port), timeout=0.2).close()
-            return SERVER.pid
+            return server.pid
         except OSError:
             time.sleep(0.1)
     fail("the server did not start listening within 30 s")

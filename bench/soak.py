@@ -8,7 +8,7 @@ What it does (docs/performance.md):
   BENCH_REDIS_URL / REDIS_URL (default redis://127.0.0.1:6379/1, flushed: give it a db
   number of its own); creates --tables all-bot tables (bench/live_data.py);
 - starts the production stack exactly as `bash config/stack/run` does (nginx in front of
-  --processes daphne processes, DEBUG=0) on a free loopback port;
+  --processes table processes and as many page processes, DEBUG=0) on a free loopback port;
 - connects --spectators sockets per table through nginx (the readers of every action),
   plus one more per table that keeps hanging up and reconnecting (--churn per minute in
   all); starts the matches, and starts a new one at any table whose match ended;
@@ -110,7 +110,7 @@ def start_stack(env: dict, run_dir: Path, port: int) -> Path:
     while time.monotonic() < deadline:
         if STACK.poll() is not None:
             fail(f"the stack exited at start:\n{log_path.read_text(errors='replace')[-2000:]}")
-        if stack_status.ready(run_dir, int(env["STACK_PROCESSES"])):
+        if stack_status.ready(run_dir):
             import socket
 
             try:
@@ -137,28 +137,26 @@ def stop_stack() -> None:
 
 
 def server_rss_mb(run_dir: Path) -> dict[str, float]:
-    """Resident memory of each daphne process of the stack, in MB."""
+    """Resident memory of each daphne process of the stack (tables and pages), in MB."""
     rss = {}
-    for entry in stack_status.processes(run_dir).values():
-        if entry["name"].startswith("daphne-"):
-            try:
-                status = Path(f"/proc/{entry['pid']}/status").read_text()
-            except OSError:
-                continue
-            kb = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
-            rss[entry["name"]] = kb / 1024
+    for entry in stack_status.servers(run_dir).values():
+        try:
+            status = Path(f"/proc/{entry['pid']}/status").read_text()
+        except OSError:
+            continue
+        kb = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+        rss[entry["name"]] = kb / 1024
     return rss
 
 
 def server_cpu_s(run_dir: Path) -> float:
     """CPU seconds used so far by all daphne processes of the stack together."""
     total = 0.0
-    for entry in stack_status.processes(run_dir).values():
-        if entry["name"].startswith("daphne-"):
-            try:
-                total += cpu_seconds(entry["pid"])
-            except OSError:
-                continue
+    for entry in stack_status.servers(run_dir).values():
+        try:
+            total += cpu_seconds(entry["pid"])
+        except OSError:
+            continue
     return total
 
 
@@ -354,6 +352,7 @@ def soak_one_machine(args):
         "ALLOWED_HOSTS": LOOPBACK,
         "STACK_LISTEN": f"{LOOPBACK}:{port}",
         "STACK_PROCESSES": str(args.processes),
+        "STACK_PAGE_PROCESSES": str(args.processes),
         "STACK_RUN_DIR": str(run_dir),
         "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms),
         "GAMES_NEXT_HAND_DELAY_MS": "2000",
@@ -383,6 +382,7 @@ def soak_multihost(args):
         secret_key=secret_key,
         apps_env={
             "STACK_PROCESSES": str(args.processes),
+            "STACK_PAGE_PROCESSES": str(args.processes),
             "GAMES_BOT_DELAY_MS": str(args.bot_delay_ms),
             "GAMES_NEXT_HAND_DELAY_MS": "2000",
             "LOG_LEVEL": "WARNING",
@@ -405,7 +405,9 @@ def main():
     parser.add_argument("--tables", type=int, default=50, help="all-bot tables")
     parser.add_argument("--spectators", type=int, default=2, help="steady spectator sockets per table")
     parser.add_argument("--churn", type=int, default=60, help="reconnects per minute, in all")
-    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1, help="daphne processes")
+    parser.add_argument(
+        "--processes", type=int, default=os.cpu_count() or 1, help="table processes (and page processes)"
+    )
     parser.add_argument("--bot-delay-ms", type=int, default=1000, help="GAMES_BOT_DELAY_MS of the servers")
     parser.add_argument("--grace", type=float, default=3.0, help="seconds for a minute's last states to arrive")
     parser.add_argument(

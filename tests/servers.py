@@ -93,13 +93,12 @@ def wait_listening(port: int, process: subprocess.Popen, what: str, timeout: flo
 
 class Stack:
     """The production stack exactly as `config/stack/run` starts it (config/stack/serve.py:
-    supervisord running nginx in front of `processes` daphne processes, DEBUG=0), on a free
-    port, against the pytest test database. Static files must be collected first
-    (`collectstatic`)."""
+    supervisord running nginx in front of `processes` table processes and `pages` page
+    processes, DEBUG=0), on a free port, against the pytest test database. Static files must
+    be collected first (`collectstatic`)."""
 
-    def __init__(self, processes: int = 2, **env):
+    def __init__(self, processes: int = 2, pages: int = 1, **env):
         self.port = free_port()
-        self.count = processes
         self.run_dir = Path(tempfile.mkdtemp(prefix="doubleup-test-stack-"))
         self.env = {
             **os.environ,
@@ -108,6 +107,7 @@ class Stack:
             "SECRET_KEY": settings.SECRET_KEY,  # the sessions the test logs in are signed with it
             "STACK_LISTEN": f"127.0.0.1:{self.port}",
             "STACK_PROCESSES": str(processes),
+            "STACK_PAGE_PROCESSES": str(pages),
             "STACK_RUN_DIR": str(self.run_dir),
             "GAMES_DEAL_LEAD_IN_MS": "0",
             "GAMES_BOT_DELAY_MS": "0",
@@ -125,7 +125,7 @@ class Stack:
             stderr=open(self.run_dir / "stack.log", "wb"),  # noqa: SIM115 (the child keeps it)
         )
         deadline = time.monotonic() + 40
-        while not status.ready(self.run_dir, self.count):
+        while not status.ready(self.run_dir):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the stack did not start: {self.log()[-3000:]}")
             time.sleep(0.1)

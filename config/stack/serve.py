@@ -3,13 +3,14 @@
     python config/stack/serve.py        (normally through `bash config/stack/run`)
 
 Renders nginx.conf and supervisord.conf (Django templates beside this file) into the run
-directory, then replaces itself with supervisord in the foreground, which runs the daphne
-processes, nginx and the analysis worker, starts each again when it exits, and stops them
+directory, then replaces itself with supervisord in the foreground, which runs the table
+processes, the page processes, nginx and the analysis worker, starts each again when it exits, and stops them
 all on SIGTERM or SIGINT. `supervisorctl -c <run dir>/supervisord.conf status` shows them.
 
 Environment (besides the site's own; all of it commented in config/production.env.example):
   STACK_LISTEN         nginx's listen address          (default 127.0.0.1:8000)
-  STACK_PROCESSES      daphne processes                (default: one per core)
+  STACK_PROCESSES      table processes (websockets)    (default: one per core)
+  STACK_PAGE_PROCESSES page processes (every other request) (default: one per core)
   STACK_RUN_DIR        sockets, logs, configs, nginx temp (default: a new temporary directory)
   STACK_RUNTABLES      1: also run `manage.py runtables` (all-bot tables with nobody connected)
   STACK_ANALYSIS_WORKER  0: do not run `manage.py analysis_worker` (the hand analyses; default 1)
@@ -94,6 +95,7 @@ def main() -> None:
         raise SystemExit("stack: nginx is missing (apt-get install nginx; config/stack/run does that)")
     listen = os.environ.get("STACK_LISTEN", "127.0.0.1:8000")
     processes = int(os.environ.get("STACK_PROCESSES") or os.cpu_count() or 1)
+    pages = int(os.environ.get("STACK_PAGE_PROCESSES") or os.cpu_count() or 1)
     given = os.environ.get("STACK_RUN_DIR")
     run_dir = Path(given) if given else Path(tempfile.mkdtemp(prefix="doubleup-stack-"))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -104,13 +106,14 @@ def main() -> None:
         "root": str(ROOT),
         "run_dir": str(run_dir),
         "python": sys.executable,
-        "processes": str(processes),
-        "sockets": [str(run_dir / f"daphne-{n}.sock") for n in range(1, processes + 1)],
+        "programs": [{"name": "tables", "count": str(processes)}, {"name": "pages", "count": str(pages)}],
+        "table_sockets": [str(run_dir / f"tables-{n}.sock") for n in range(1, processes + 1)],
+        "page_sockets": [str(run_dir / f"pages-{n}.sock") for n in range(1, pages + 1)],
         "listen": listen,
         "static_root": str(ROOT / "staticfiles"),
         "forwarded_proto": "$http_x_forwarded_proto" if behind_tls else "$scheme",
         "user": root_user(),
-        "table_group": "daphne" if os.environ.get("STACK_TABLE_AFFINITY") == "0" else "daphne_tables",
+        "table_group": "sockets" if os.environ.get("STACK_TABLE_AFFINITY") == "0" else "tables",
         "analysis_worker": os.environ.get("STACK_ANALYSIS_WORKER", "1") == "1",
         "runtables": os.environ.get("STACK_RUNTABLES") == "1",
         "ping_interval": os.environ.get("STACK_PING_INTERVAL") or "20",
@@ -118,7 +121,7 @@ def main() -> None:
     }
     render("nginx.conf", run_dir, context)
     conf = render("supervisord.conf", run_dir, context)
-    say(f"{processes} server processes behind nginx on http://{listen}  (run directory {run_dir})")
+    say(f"{processes} table and {pages} page processes behind nginx on http://{listen}  (run directory {run_dir})")
     command = [sys.executable, "-m", "supervisor.supervisord", "--configuration", str(conf)]
     os.execve(sys.executable, command, env)
 

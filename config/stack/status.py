@@ -7,6 +7,8 @@ from xmlrpc.client import ServerProxy
 
 from supervisor.xmlrpc import SupervisorTransport
 
+SERVER_GROUPS = ("tables", "pages")  # the daphne processes' programs (supervisord.conf)
+
 
 def supervisor(run_dir: Path):
     """supervisord's XML-RPC interface (getAllProcessInfo, stopProcess, …)."""
@@ -15,15 +17,20 @@ def supervisor(run_dir: Path):
 
 
 def processes(run_dir: Path) -> dict[str, dict]:
-    """name (daphne-1, …, nginx, analysis-worker) → its record: pid, statename, group, …"""
+    """name (tables-1, …, pages-1, …, nginx, analysis-worker) → its record: pid, statename, group, …"""
     return {info["name"]: info for info in supervisor(run_dir).getAllProcessInfo()}
 
 
-def ready(run_dir: Path, servers: int) -> bool:
+def servers(run_dir: Path) -> dict[str, dict]:
+    """The daphne processes (tables-N and pages-N) among them."""
+    return {name: info for name, info in processes(run_dir).items() if info["group"] in SERVER_GROUPS}
+
+
+def ready(run_dir: Path) -> bool:
     """supervisord answers, every process is running and each daphne process listens."""
     try:
-        states = {info["statename"] for info in processes(run_dir).values()}
+        every = processes(run_dir)
     except OSError:  # supervisord is not answering yet
         return False
-    sockets = [run_dir / f"daphne-{n}.sock" for n in range(1, servers + 1)]
-    return states == {"RUNNING"} and all(path.exists() for path in sockets)
+    sockets = [run_dir / f"{name}.sock" for name, info in every.items() if info["group"] in SERVER_GROUPS]
+    return {info["statename"] for info in every.values()} == {"RUNNING"} and all(path.exists() for path in sockets)

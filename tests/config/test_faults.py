@@ -239,7 +239,7 @@ async def test_a_killed_server_process_hands_its_sockets_and_the_clock_to_the_ot
     _postgres, redis = services
     stack = Stack(processes=2, STACK_TABLE_AFFINITY="0", REDIS_URL=redis.url()).start()
     try:
-        doomed, survivor = stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")
+        doomed, survivor = stack.upstream_of("tables-1"), stack.upstream_of("tables-2")
         table = await sync_to_async(make_table)(players[0], players=players, pace_ms=40, window_ms=200)
         clients = await open_clients(stack, table, players)
         assert {c.upstream for c in clients} == {doomed, survivor}
@@ -253,7 +253,7 @@ async def test_a_killed_server_process_hands_its_sockets_and_the_clock_to_the_ot
         await asyncio.sleep(1.0)  # mid-deal (4 s at 40 ms a card)
         assert (await load(table.pk))[1].phase == "deal"
 
-        await sync_to_async(stack.kill)("daphne-1", for_good=True)  # it stays down: no restart to race
+        await sync_to_async(stack.kill)("tables-1", for_good=True)  # it stays down: no restart to race
         for seat in away:  # those players come back, too
             cookie = await sync_to_async(session_cookie)(players[seat])
             clients[seat] = await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookie, reconnect=True)

@@ -1,7 +1,8 @@
-"""The production stack (config/stack/: supervisord running nginx in front of two daphne
-processes, DEBUG=0) plays a whole hand with four sockets spread over both processes, all
-through nginx, and its analysis worker analyses the hand; supervisord starts a killed
-process again and stops everything on SIGTERM."""
+"""The production stack (config/stack/: supervisord running nginx in front of two table
+processes and a page process, DEBUG=0) plays a whole hand with four sockets spread over both
+table processes, all through nginx, while pages come from the page process, and its analysis
+worker analyses the hand; supervisord starts a killed process again and stops everything on
+SIGTERM."""
 
 import os
 import time
@@ -48,11 +49,11 @@ def fetch(stack, path):
 
 
 async def test_a_hand_through_nginx_on_two_processes(stack, players):
-    # nginx serves the collected static files itself, and proxies pages to the processes.
+    # nginx serves the collected static files itself, and proxies pages to the page process.
     status, headers, body = await sync_to_async(fetch)(stack, "/static/js/table.js")
     assert status == 200 and b"WebSocket" in body and "X-Upstream" not in headers
     status, headers, _body = await sync_to_async(fetch)(stack, "/")
-    assert status == 200 and headers["X-Upstream"] in {stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")}
+    assert status == 200 and headers["X-Upstream"] == stack.upstream_of("pages-1")
     assert "Secure" not in headers.get("Set-Cookie", "")  # plain http on this machine (serve.py)
 
     table = await sync_to_async(make_table)(players[0], players=players)
@@ -62,8 +63,8 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
         clients.append(await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookie))
     for client in clients:
         await client.wait_for(lambda m: m["type"] == "state")
-    # nginx put the four sockets on both server processes.
-    assert {c.upstream for c in clients} == {stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")}
+    # nginx put the four sockets on both table processes.
+    assert {c.upstream for c in clients} == {stack.upstream_of("tables-1"), stack.upstream_of("tables-2")}
 
     await clients[0].send({"action": "start_match", "version": table.version})
     table, game = await play_until(clients, table.pk, lambda g: g.phase in ("scored", "finished"), timeout=120)
@@ -82,7 +83,7 @@ async def test_a_hand_through_nginx_on_two_processes(stack, players):
 async def test_a_tables_sockets_share_one_process_until_it_dies(collected_static, players):
     stack = Stack(processes=2).start()  # table affinity: the default
     try:
-        one, other = stack.upstream_of("daphne-1"), stack.upstream_of("daphne-2")
+        one, other = stack.upstream_of("tables-1"), stack.upstream_of("tables-2")
         cookies = [await sync_to_async(session_cookie)(user) for user in players]
         tables = [await sync_to_async(make_table)(players[0], players=players)]
         tables += [await sync_to_async(make_table)(players[0]) for _ in range(11)]
@@ -97,13 +98,13 @@ async def test_a_tables_sockets_share_one_process_until_it_dies(collected_static
         home = first[0].upstream
         assert [c.upstream for c in clients] == [home] * 4, "a table's sockets are on one process"
         lobby = [await LiveClient.open(stack, "/ws/lobby/", cookies[0]) for _ in range(2)]
-        assert {c.upstream for c in lobby} == {one, other}, "other sockets still go to the least busy"
+        assert {c.upstream for c in lobby} == {one, other}, "other sockets go to the least busy table process"
 
         # Its process dies: the sockets come back on the other, which serves the table.
         for client in first[1:] + lobby:
             await client.close()
         before = [{id(m) for m in c.received} for c in clients]
-        await sync_to_async(stack.kill)("daphne-1" if home == one else "daphne-2", for_good=True)
+        await sync_to_async(stack.kill)("tables-1" if home == one else "tables-2", for_good=True)
         clients[0] = await LiveClient.open(stack, f"/ws/table/{table.pk}/", cookies[0], reconnect=True)
         for client, old in zip(clients, before, strict=True):
             await client.wait_for(lambda m, old=old: m["type"] == "state" and id(m) not in old, timeout=30)
@@ -126,18 +127,17 @@ def alive(pid: int) -> bool:
 
 
 def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_static, db):
-    stack = Stack(processes=2).start()
+    stack = Stack(processes=2, pages=2).start()
     try:
         before = stack.processes()
-        assert set(before) == {"daphne-1", "daphne-2", "analysis-worker", "events", "nginx"}
-        stack.kill("daphne-1")
+        assert set(before) == {"tables-1", "tables-2", "pages-1", "pages-2", "analysis-worker", "events", "nginx"}
+        stack.kill("pages-1")
         deadline = time.monotonic() + 30
-        while (now := stack.processes()["daphne-1"])["statename"] != "RUNNING" or now["pid"] == before["daphne-1"][
-            "pid"
-        ]:
+        while (now := stack.processes()["pages-1"])["statename"] != "RUNNING" or now["pid"] == before["pages-1"]["pid"]:
             assert time.monotonic() < deadline, "the killed process was not started again"
             time.sleep(0.1)
-        # nginx reaches the new process (least_conn: both get requests).
+        # nginx reaches the new process (least_conn: both page processes get requests), and
+        # only the page processes answer pages.
         served = set()
         while len(served) < 2:
             assert time.monotonic() < deadline, f"only {served} answered"
@@ -145,6 +145,7 @@ def test_the_supervisor_restarts_a_dead_process_and_stops_everything(collected_s
                 served.add(fetch(stack, "/")[1]["X-Upstream"].split(", ")[-1])
             except OSError:
                 time.sleep(0.2)  # the new process is still starting
+        assert served == {stack.upstream_of("pages-1"), stack.upstream_of("pages-2")}
         children = [entry["pid"] for entry in stack.processes().values()]
     finally:
         stack.stop()

@@ -366,6 +366,7 @@ class Topology:
             "ALLOWED_HOSTS": f"{FRONT_IP},{self.app_ip(app)}",
             "STACK_LISTEN": f"{self.app_ip(app)}:{APP_PORT}",
             "STACK_PROCESSES": "1",  # two hosts on two cores
+            "STACK_PAGE_PROCESSES": "1",
             "STACK_RUN_DIR": str(self.base / app),
             "STACK_ANALYSIS_WORKER": "0",
             "STACK_BEHIND_TLS_PROXY": "0",
@@ -386,7 +387,7 @@ class Topology:
             started[app] = self._process(app, app, [sys.executable, "config/stack/serve.py"], env)
         deadline = time.monotonic() + 60
         for app, process in started.items():
-            while not status.ready(self.base / app, 1):  # its STACK_RUN_DIR
+            while not status.ready(self.base / app):  # its STACK_RUN_DIR
                 if not process.alive() or time.monotonic() > deadline:
                     raise RuntimeError(f"{app} did not start: {self.log(app)[-3000:]}")
                 time.sleep(0.1)
