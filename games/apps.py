@@ -6,10 +6,16 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        # The write path's commands register themselves (games/runtime/commands.py): importing
-        # their modules once, here, lets the writer import none of its handlers or callers.
+        # The write path's commands register themselves (games/runtime/commands.py), and so
+        # do the subscribers of the tables' domain events (games/runtime/outbox.py: the hand
+        # records, the analysis job, an event's board result, the ratings): importing their
+        # modules once, here, lets the runtime import none of its handlers or callers.
         from games import checks  # noqa: F401  (registers the deploy check of GAMES_DECK_SEED)
+        from games.analysis import tasks  # noqa: F401
+        from games.duplicate import table_boards  # noqa: F401
         from games.friends import commands  # noqa: F401
+        from games.history import hand_records  # noqa: F401
         from games.lessons import progress  # noqa: F401  (merges a visitor's lesson progress at login)
         from games.moderation import tables  # noqa: F401
+        from games.ratings import service  # noqa: F401
         from games.runtime import lifecycle, play, readiness, seating  # noqa: F401

@@ -235,6 +235,54 @@ class TableEvent(models.Model):
         return f"{self.table_id}#{self.seq} {self.action.get('type')}"
 
 
+class DomainEvent(models.Model):
+    """Something a table did that other packages react to (the outbox): written in the write
+    path's transaction, delivered to each subscriber once it has committed
+    (games/runtime/outbox.py)."""
+
+    class Kind(models.TextChoices):
+        HAND_SCORED = "hand_scored"
+        MATCH_ENDED = "match_ended"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="domain_events")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="domain_events")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="domain_events")
+    facts = models.JSONField(default=dict)  # what only the moment of writing knows
+    created_at = models.DateTimeField()
+    delivered_at = models.DateTimeField(null=True, blank=True)  # every subscriber has had it
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["created_at"], condition=models.Q(delivered_at__isnull=True), name="undelivered")
+        ]
+
+    def __str__(self):
+        return f"{self.kind} of table {self.table_id}"
+
+    def scored_hand(self) -> Hand:
+        """The hand of a "hand scored" event (each has one)."""
+        if self.hand is None:
+            raise ValueError(f"domain event {self.pk} ({self.kind}) has no hand")
+        return self.hand
+
+
+class Delivery(models.Model):
+    """One subscriber had one domain event: written in the subscriber's own transaction, so
+    what it did and this row commit together, once (the unique pair)."""
+
+    event = models.ForeignKey(DomainEvent, on_delete=models.CASCADE, related_name="deliveries")
+    subscriber = models.CharField(max_length=60)
+    delivered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "deliveries"
+        constraints = [models.UniqueConstraint(fields=["event", "subscriber"], name="unique_delivery")]
+
+    def __str__(self):
+        return f"{self.subscriber} had {self.event_id}"
+
+
 class ChatMessage(models.Model):
     """One line of a table's chat (games/chat.py). Never rendered as HTML: always escaped.
 

@@ -1,10 +1,10 @@
 """The background task and its queue (Django's tasks framework; the queue is
 django-tasks-db's table in the site's database).
 
-`hand_analysis_queue` is called by the write path's records (games/runtime/records.py)
-inside the transaction that scores the hand: the HandAnalysis row commits with the score,
-and the task is enqueued only once both are committed (`transaction.on_commit`), so the
-worker never looks for a hand that is not there (and a rolled-back score queues nothing).
+`hand_analysis_queue` runs when a hand is scored (a subscriber of the table's "hand scored",
+games/runtime/outbox.py, after the score has committed): the HandAnalysis row commits with
+its delivery, and the task is enqueued only once both are committed (`transaction.on_commit`),
+so the worker never looks for an analysis that is not there.
 The worker is `manage.py analysis_worker` (a `db_worker` on the "analysis" queue at a lower
 CPU priority), started by .ci/serve and by the production stack. docs/analysis.md.
 """
@@ -16,7 +16,8 @@ from django_tasks_db.models import DBTaskResult
 
 from games.analysis import coach, service
 from games.analysis.models import HandAnalysis
-from games.models import Hand
+from games.models import DomainEvent, Hand
+from games.runtime.outbox import subscribe
 
 QUEUE = "analysis"
 
@@ -27,6 +28,11 @@ def analyse_hand(hand_id: int) -> dict:
     if analysis is None:
         return {"hand": hand_id, "status": "gone"}
     return {"hand": hand_id, "status": analysis.status, "seconds": analysis.seconds}
+
+
+@subscribe(DomainEvent.Kind.HAND_SCORED, "analysis.queue")
+def on_hand_scored(event: DomainEvent) -> None:
+    hand_analysis_queue(hand=event.scored_hand())
 
 
 def hand_analysis_queue(*, hand: Hand) -> HandAnalysis | None:

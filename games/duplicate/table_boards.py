@@ -1,6 +1,7 @@
-"""What the table's write path asks of events (called from games/runtime/play.py and
-records.py, inside its transaction): which board a table deals as its next hand, the
-board's result once scored, and the round's end once its last table is done.
+"""What the table's write path asks of events (called from games/runtime/play.py, inside its
+transaction): which board a table deals as its next hand, and the round's end once its last
+table is done; and the board's result, once the hand is scored (a subscriber of the table's
+"hand scored", games/runtime/outbox.py).
 
 An event's table plays its boards as the hands of one match: hand n is board `boards[n-1]`
 of its `EventTable`, started by the engine's `start_hand` with that board (dealer, levels
@@ -15,8 +16,9 @@ from games import engine
 from games.duplicate.boards import Board
 from games.duplicate.changes import event_changed_on_commit
 from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
-from games.models import Hand, Seat, Table
+from games.models import DomainEvent, Hand, Table
 from games.ratings.service import event_rate
+from games.runtime.outbox import subscribe
 
 
 def event_table(table: Table) -> EventTable | None:
@@ -39,20 +41,26 @@ def is_event_table(table: Table) -> bool:
     return EventTable.objects.filter(table_id=table.pk).exists()
 
 
-def board_scored(table: Table, hand: Hand, result: engine.HandResult) -> None:
+@subscribe(DomainEvent.Kind.HAND_SCORED, "duplicate.board_result")
+def on_hand_scored(event: DomainEvent) -> None:
+    board_scored(event.table, event.scored_hand(), stand_ins=event.facts["autoplay"])
+
+
+def board_scored(table: Table, hand: Hand, *, stand_ins: list[int]) -> None:
     """Store an event table's result on the board it just scored (nothing for other tables),
-    with the seats a bot was playing for an absent player (the absence recorded)."""
+    with the seats a bot was playing for an absent player when it ended (the absence recorded)."""
     at = event_table(table)
     if at is None or hand.number > len(at.boards):
         return
-    stand_ins = list(Seat.objects.filter(table=table, autoplay=True).values_list("position", flat=True))
+    if hand.defenders_score is None:
+        raise ValueError(f"hand {hand.pk} is not scored")
     event_changed_on_commit(at.round.event_id)
     BoardResult.objects.create(
         event_table=at,
         board=EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand.number - 1]),
         hand=hand,
-        defenders_score=result.defenders_score,
-        level_change=dict(result.level_change),
+        defenders_score=hand.defenders_score,
+        level_change=dict(hand.level_change or {}),
         stand_ins=stand_ins,
     )
 

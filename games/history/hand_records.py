@@ -1,7 +1,7 @@
 """Keeping each player's HandRecord (games/history/models.py) in step with the hands.
 
-One rule, `add_hand`, folds one finished hand seen from one seat into a record; the write
-path calls it as each hand is scored (games/runtime/records.py) and the rebuild calls it
+One rule, `add_hand`, folds one finished hand seen from one seat into a record; it runs as
+each hand is scored (a subscriber of the table's "hand scored", games/runtime/outbox.py) and the rebuild calls it
 over every stored hand, in the order they finished — so both give the same rows.
 The numbers' definitions: games/history/stats.py.
 """
@@ -12,7 +12,8 @@ from django.db import transaction
 
 from games.engine import RANKS
 from games.history.models import HandRecord
-from games.models import Hand, MatchPlayer
+from games.models import DomainEvent, Hand, MatchPlayer
+from games.runtime.outbox import subscribe
 
 LATEST_LEVELS = 40  # the levels-per-hand chart: the latest hands
 RECORD_FIELDS = [field.name for field in HandRecord._meta.fields if field.name != "user"]
@@ -71,8 +72,13 @@ def _seat_hand(hand: Hand, seat: int) -> SeatHand:
     )
 
 
+@subscribe(DomainEvent.Kind.HAND_SCORED, "history.hand_records")
+def on_hand_scored(event: DomainEvent) -> None:
+    hand_scored(event.scored_hand())
+
+
 def hand_scored(hand: Hand) -> None:
-    """Add a just-scored hand to its players' records (inside the hand's transaction)."""
+    """Add a just-scored hand to its players' records."""
     seated = dict(
         MatchPlayer.objects.filter(match_id=hand.match_id, user__isnull=False).values_list("user_id", "position")
     )

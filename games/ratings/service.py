@@ -1,6 +1,5 @@
-"""Rating writes (docs/ratings.md): a rated match's update, called by the write path's
-records (games/runtime/records.py) inside the transaction that records the match's end,
-and the replay that recomputes ratings from the history (a void, `ratings_rebuild`).
+"""Rating writes (docs/ratings.md): a rated match's update, once the match's end has
+committed (a subscriber of the table's "match ended", games/runtime/outbox.py), and the replay that recomputes ratings from the history (a void, `ratings_rebuild`).
 
 Both go through `_rate_entry`, so a replay computes exactly what the live update did.
 """
@@ -12,10 +11,11 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
 from games.duplicate.ranking import Ranking, board_rankings
-from games.models import Event, Match
+from games.models import DomainEvent, Event, Match
 from games.ratings import maths
 from games.ratings.eligibility import lineup_key, losing_team
 from games.ratings.models import RatedMatch, Rating, RatingChange
+from games.runtime.outbox import subscribe
 
 WINDOW = timedelta(hours=maths.REPEAT_WINDOW_HOURS)
 
@@ -29,9 +29,14 @@ class Standing:
 NEWCOMER = Standing(maths.initial(), 0)
 
 
-@transaction.atomic  # the records' transaction, when the write path calls it
+@subscribe(DomainEvent.Kind.MATCH_ENDED, "ratings.match")
+def on_match_ended(event: DomainEvent) -> None:
+    match_rate(match=event.match, now=event.created_at)
+
+
+@transaction.atomic  # the delivery's transaction (games/runtime/outbox.py), or a rebuild's
 def match_rate(*, match: Match, now) -> RatedMatch | None:
-    """Rate a match that just ended, if it is rated; inside the caller's transaction."""
+    """Rate a match that just ended, if it is rated."""
     losing = losing_team(match)
     if not match.rated or losing is None or RatedMatch.objects.filter(match=match).exists():
         return None

@@ -1,8 +1,8 @@
-"""Keeps the queryable record (Match, Hand, Bury) in step with the event log, and queues
-each scored hand's analysis (games/analysis/service.py).
+"""Keeps the queryable record (Match, Hand, Bury) in step with the event log, and publishes
+what other packages react to: a hand scored, a match ended (games/runtime/outbox.py).
 
-Called only from the write path (games/runtime/writer.py), inside its transaction: so a
-rated match's rating update (games/ratings/service.py) commits with its result, or not at all.
+Called only from the write path (games/runtime/writer.py), inside its transaction: the record
+and its domain events commit with the step, or not at all.
 """
 
 from datetime import datetime
@@ -11,12 +11,9 @@ from typing import Any
 from django.db.models import F
 
 from games import engine
-from games.analysis.tasks import hand_analysis_queue
-from games.duplicate import table_boards
-from games.history.hand_records import hand_scored
-from games.models import Bury, Hand, Match, MatchPlayer
+from games.models import Bury, DomainEvent, Hand, Match, MatchPlayer, Seat
 from games.ratings.eligibility import match_is_rated
-from games.ratings.service import match_rate
+from games.runtime import outbox
 
 
 def start_match(table, seats, rules) -> Match:
@@ -121,14 +118,24 @@ def record_events(table, seq, applied, now) -> None:
         elif kind == "hand_scored":
             hand, result = _open_hand(table), engine.HandResult.from_json(event["result"])
             _record_score(hand, result, seq, now)
-            table_boards.board_scored(table, hand, result)  # an event's board result (games/duplicate/)
+            # Who a bot was playing for (an absent player) when the hand ended: an event's
+            # board result keeps it.
+            autoplay = list(Seat.objects.filter(table=table, autoplay=True).values_list("position", flat=True))
+            outbox.publish(
+                kind=DomainEvent.Kind.HAND_SCORED,
+                table=table,
+                match=_open_match(table),
+                hand=hand,
+                facts={"autoplay": autoplay},
+                now=now,
+            )
         elif kind == "match_won":
             match = _open_match(table)
             match.winner_team = event["team"]
             match.finished_at = now
             match.final_levels = facts.get("levels_after")
             match.save(update_fields=["winner_team", "finished_at", "final_levels"])
-            match_rate(match=match, now=now)
+            outbox.publish(kind=DomainEvent.Kind.MATCH_ENDED, table=table, match=match, now=now)
 
 
 def _record_score(hand: Hand, result: engine.HandResult, seq: int, now: datetime) -> None:
@@ -147,8 +154,6 @@ def _record_score(hand: Hand, result: engine.HandResult, seq: int, now: datetime
     hand.last_seq = seq
     hand.finished_at = now
     hand.save()
-    hand_scored(hand)  # the players' hand records, in the same transaction
-    hand_analysis_queue(hand=hand)  # the job is enqueued once this transaction commits
 
 
 def boards_played(table, game, now) -> None:
@@ -166,7 +171,8 @@ def abort_match(table, reason: str, now) -> None:
         match.abort_reason = reason
         match.finished_at = now
         match.save(update_fields=["aborted", "abort_reason", "finished_at"])
-        match_rate(match=match, now=now)  # rated only when a team left it (seat_left)
+        # Rated only when a team left it (seat_left): the ratings decide.
+        outbox.publish(kind=DomainEvent.Kind.MATCH_ENDED, table=table, match=match, now=now)
 
 
 def seat_left(table, position: int) -> None:

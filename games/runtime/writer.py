@@ -12,7 +12,9 @@
    wrote. A table that moved on meanwhile writes nothing: the issuer is refused as stale
    (a command issued without a version is judged again on the new row);
 5. once committed, remember what was written and tell the table's group
-   "changed, version N" (games/events.py). Consumers then render each seat's own view.
+   "changed, version N" (games/events.py). Consumers then render each seat's own view;
+6. then deliver the domain events the step published (a hand scored, a match ended) to
+   their subscribers (games/runtime/outbox.py): history, ratings, analysis, events.
 
 No row lock is taken: the version is the lock. Sockets and the clock call
 `table_act_async`: an engine step on the version this process holds is taken right there on
@@ -37,7 +39,7 @@ from accounts.selectors import user_can_moderate
 from games import engine, events, selectors
 from games.engine import Refusal
 from games.models import Seat, Table
-from games.runtime import records, table_cache, table_rows
+from games.runtime import outbox, records, table_cache, table_rows
 from games.runtime.commands import Command, Issuer, Role, command_for
 
 # A command issued without a version (seating, moderation) is judged again on the new row
@@ -50,6 +52,7 @@ class Outcome:
     version: int
     events: list = field(default_factory=list)
     lobby_visible: bool = False
+    published: list[int] = field(default_factory=list)  # domain events, delivered after the push
 
 
 @dataclass
@@ -62,6 +65,7 @@ class _Change:
     applied: list
     rows: list[table_rows.LogRow]
     now: datetime
+    published: list[int] = field(default_factory=list)
 
 
 class _MovedOn(Exception):
@@ -77,12 +81,21 @@ def table_act(
     issuer: Issuer = Issuer.PLAYER,
     notify: bool = True,
 ) -> Outcome:
-    """Apply one command to a table through the single write path."""
-    arguments = {"action": action, "expected_version": expected_version, "user": user, "issuer": issuer}
+    """Apply one command to a table through the single write path. Told (`notify`), it also
+    delivers the step's domain events; else its caller does, once it has told everyone."""
+    outcome = _act_once_more_if_dropped(
+        table_id=table_id, action=action, expected_version=expected_version, user=user, issuer=issuer, notify=notify
+    )
+    if notify and outcome.published:
+        outbox.deliver(outcome.published)
+    return outcome
+
+
+def _act_once_more_if_dropped(*, table_id: int, notify: bool, **arguments) -> Outcome:
     try:
         return _act(table_id=table_id, notify=notify, **arguments)
     except OperationalError:
-        if expected_version is None or connection.in_atomic_block:  # (the caller's transaction is lost)
+        if arguments["expected_version"] is None or connection.in_atomic_block:  # (the caller's transaction is lost)
             raise
     # The database dropped the statement without judging the action: most often a restart
     # ended the connection, and then every pooled one is as dead, so the pool tests them all
@@ -108,10 +121,11 @@ def _act(*, table_id: int, action: dict, expected_version: int | None, user, iss
         table, seats = loaded.rows_for_writing()
         game = engine.Game.sharing(table.state) if table.state is not None else None
         try:
-            with transaction.atomic():
+            with outbox.collecting() as published, transaction.atomic():
                 change = _change(table, seats, game, action, user, issuer)
                 if not table_rows.store_if_at(change.table, change.rows, loaded.version, change.now):
                     raise _MovedOn
+                change.published = list(published)
                 return _stored(change, notify, committed=False)
         except _MovedOn:
             acted_on, loaded = loaded.version, _load(table_id, None)  # what is true now
@@ -155,6 +169,8 @@ async def table_act_async(
     await events.send(group=events.table_group(table_id), message=events.table_changed(outcome.version))
     if outcome.lobby_visible:
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
+    if outcome.published:
+        await database_sync_to_async(outbox.deliver)(outcome.published)
     return outcome
 
 
@@ -246,7 +262,7 @@ def _stored(change: _Change, notify: bool, committed: bool) -> Outcome:
         if lobby_visible:
             events.send_on_commit(group=events.LOBBY_GROUP, message=events.lobby_changed())
     happened = [e for step in change.applied for e in step.events]
-    return Outcome(version=table.version, events=happened, lobby_visible=lobby_visible)
+    return Outcome(version=table.version, events=happened, lobby_visible=lobby_visible, published=change.published)
 
 
 def _closed() -> Refusal:

@@ -269,22 +269,23 @@ def test_the_place_command_is_the_servers_alone(staff):
 
 
 def test_a_board_result_records_the_seats_a_bot_played_for_an_absent_player(staff):
-    from types import SimpleNamespace
-
     from games.duplicate import table_boards
-    from games.models import Hand, Seat
+    from games.models import Hand
 
     event = new_event(staff)
     pairs_entered(event, 3)
     service.event_start_round(event_id=event.pk)
     at = EventTable.objects.select_related("table").first()
-    Seat.objects.filter(table=at.table, position__in=(1, 2)).exclude(user=None).update(autoplay=True)
+    people = [p for p in (1, 2) if at.seats[p] is not None]
+    Hand.objects.filter(match__table=at.table, number=1).update(
+        defenders_score=85, level_change={"team": 1, "levels": 0}
+    )
     hand = Hand.objects.get(match__table=at.table, number=1)
-    scored = SimpleNamespace(defenders_score=85, level_change={"team": 1, "levels": 0})
-    table_boards.board_scored(at.table, hand, scored)
+    # The seats autoplayed when the hand was scored, as its "hand scored" event keeps them.
+    table_boards.board_scored(at.table, hand, stand_ins=people)
     result = BoardResult.objects.get(event_table=at)
     assert result.board.number == at.boards[0] and result.hand == hand
-    people = [p for p in (1, 2) if at.seats[p] is not None]
+    assert (result.defenders_score, result.level_change) == (85, {"team": 1, "levels": 0})
     assert result.stand_ins == people
 
 

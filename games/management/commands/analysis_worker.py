@@ -5,18 +5,24 @@ django-tasks-db's `db_worker` on the "analysis" queue, at a lower CPU priority
 start it enqueues again any analysis left queued without a waiting task (a worker killed
 in the middle of one). Other options are db_worker's (--batch, --max-tasks, --interval).
 
-It also closes the tables nobody visits (games/runtime/lifecycle.py, a thread of its own):
-every deployment runs this process from its start, whether or not anyone connects.
+It also closes the tables nobody visits (games/runtime/lifecycle.py, a thread of its own),
+and delivers the tables' domain events that a server process committed but did not deliver
+(games/runtime/outbox.py: killed in between, or a subscriber failed), at its start and then
+every OUTBOX_EVERY_S: every deployment runs this process from its start, whether or not
+anyone connects.
 """
 
 import os
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from games.analysis.tasks import QUEUE, analyses_requeue
-from games.runtime import lifecycle
+from games.runtime import lifecycle, outbox
+
+OUTBOX_EVERY_S = 10.0
 
 
 class Command(BaseCommand):
@@ -30,11 +36,15 @@ class Command(BaseCommand):
     def handle(self, *, batch, interval, max_tasks, verbosity, **options):
         if settings.GAMES_ANALYSIS_NICE:
             os.nice(settings.GAMES_ANALYSIS_NICE)
+        delivered = outbox.deliver_pending(older_than=timedelta(0))
+        if delivered and verbosity:
+            self.stdout.write(f"analysis_worker: {delivered} domain events delivered that were pending")
         requeued = analyses_requeue()
         if requeued and verbosity:
             self.stdout.write(f"analysis_worker: {requeued} queued analyses enqueued again")
-        if not batch:  # a batch run ends when the queue is empty; the sweep never does
+        if not batch:  # a batch run ends when the queue is empty; the sweeps never do
             lifecycle.start_sweeper()
+            outbox.start_sweeper(OUTBOX_EVERY_S)
         worker = {"queue_name": QUEUE, "interval": interval, "reload": False, "verbosity": verbosity}
         if batch:
             worker["batch"] = True
