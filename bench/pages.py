@@ -48,8 +48,9 @@ def seed(users: int, matches: int) -> None:
     from django.utils import timezone
 
     from games.history.hand_records import hand_records_rebuild
-    from games.models import Hand, Match, MatchPlayer, RatedMatch, Table
+    from games.models import Hand, Match, MatchPlayer, Table
     from games.ratings.eligibility import lineup_key
+    from games.ratings.models import RatedMatch
     from games.ratings.service import ratings_replay
 
     User = get_user_model()

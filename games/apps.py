@@ -1,9 +1,21 @@
+from importlib import import_module
+
 from django.apps import AppConfig
+
+# Packages whose models.py belongs to this app (their tables keep the app's names). Django
+# imports an app's own models.py only; these it imports with it, so that nothing needs
+# games.models to gather them.
+MODEL_PACKAGES = ("analysis", "duplicate", "friends", "history", "lessons", "moderation", "ratings")
 
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def import_models(self) -> None:
+        super().import_models()
+        for package in MODEL_PACKAGES:
+            import_module(f"games.{package}.models")
 
     def ready(self) -> None:
         # The write path's commands register themselves (games/runtime/commands.py), and so

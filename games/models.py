@@ -322,15 +322,3 @@ class Spectator(models.Model):
 
     def __str__(self):
         return f"user {self.user_id} watching table {self.table_id}"
-
-
-# The rating records, follows, blocks and invitations, hand records, analyses, lesson progress,
-# moderation's records and duplicate events belong to this app (games/ratings/, games/friends/,
-# games/history/, games/analysis/, games/lessons/, games/moderation/, games/duplicate/).
-from games.analysis.models import Decision, HandAnalysis  # noqa: E402, F401
-from games.duplicate.models import BoardResult, Entry, Event, EventBoard, EventRound, EventTable  # noqa: E402, F401
-from games.friends.models import Block, Follow, Invitation  # noqa: E402, F401
-from games.history.models import HandRecord  # noqa: E402, F401
-from games.lessons.models import LessonProgress  # noqa: E402, F401
-from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report  # noqa: E402, F401
-from games.ratings.models import RatedMatch, Rating, RatingChange  # noqa: E402, F401

@@ -19,9 +19,10 @@ from games.history import export, matches, steps
 from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
 from games.history.stats import profile_person, profile_stats
-from games.models import Hand, Match, RatedMatch
+from games.models import Hand, Match
 from games.moderation.forms import ReasonForm
 from games.ratings import maths
+from games.ratings.models import RatedMatch
 from games.ratings.selectors import match_rating_changes, rating_series
 from games.words.refusals import refusal_text
 

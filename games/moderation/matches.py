@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from games.engine import Refusal
-from games.models import Match, RatedMatch
+from games.models import Match
 from games.moderation.models import ModerationLog
 from games.moderation.users import moderation_log_write, moderator_check, reason_check
+from games.ratings.models import RatedMatch
 from games.ratings.service import ratings_replay
 
 

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
+from games.duplicate.models import Event
 from games.duplicate.ranking import Ranking, board_rankings
-from games.models import DomainEvent, Event, Match
+from games.models import DomainEvent, Match
 from games.ratings import maths
 from games.ratings.eligibility import lineup_key, losing_team
 from games.ratings.models import RatedMatch, Rating, RatingChange

@@ -14,7 +14,8 @@
 5. once committed, remember what was written and tell the table's group
    "changed, version N" (games/events.py). Consumers then render each seat's own view;
 6. then deliver the domain events the step published (a hand scored, a match ended) to
-   their subscribers (games/runtime/outbox.py): history, ratings, analysis, events.
+   their subscribers (games/runtime/outbox.py): history, ratings, analysis, events; every
+   subscriber has had them by the time anyone is told.
 
 No row lock is taken: the version is the lock. Sockets and the clock call
 `table_act_async`: an engine step on the version this process holds is taken right there on
@@ -52,7 +53,7 @@ class Outcome:
     version: int
     events: list = field(default_factory=list)
     lobby_visible: bool = False
-    published: list[int] = field(default_factory=list)  # domain events, delivered after the push
+    published: list[int] = field(default_factory=list)  # domain events (delivered by table_act)
 
 
 @dataclass
@@ -81,12 +82,12 @@ def table_act(
     issuer: Issuer = Issuer.PLAYER,
     notify: bool = True,
 ) -> Outcome:
-    """Apply one command to a table through the single write path. Told (`notify`), it also
-    delivers the step's domain events; else its caller does, once it has told everyone."""
+    """Apply one command to a table through the single write path, then deliver the domain
+    events it published (once committed: games/runtime/outbox.py)."""
     outcome = _act_once_more_if_dropped(
         table_id=table_id, action=action, expected_version=expected_version, user=user, issuer=issuer, notify=notify
     )
-    if notify and outcome.published:
+    if outcome.published:
         outbox.deliver(outcome.published)
     return outcome
 
@@ -169,8 +170,6 @@ async def table_act_async(
     await events.send(group=events.table_group(table_id), message=events.table_changed(outcome.version))
     if outcome.lobby_visible:
         await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
-    if outcome.published:
-        await database_sync_to_async(outbox.deliver)(outcome.published)
     return outcome
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.duplicate import service
 from games.duplicate.models import BoardResult, Entry, EventRound
-from games.models import Rating, RatingChange
+from games.ratings.models import Rating, RatingChange
 from tests.conftest import make_user
 from tests.duplicate.events import an_event as club_event
 from tests.duplicate.events import organiser as staff_member
@@ -209,7 +209,7 @@ def test_an_entry_withdraws_from_the_page_in_both_languages(organiser, django_ca
 
 
 def test_a_moderator_adjusts_a_result_from_the_page_once_every_table_played_its_board(organiser, settings):
-    from games.models import ModerationLog
+    from games.moderation.models import ModerationLog
     from tests.conftest import make_moderator
 
     settings.GAMES_NEXT_HAND_DELAY_MS = 0

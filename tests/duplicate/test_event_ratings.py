@@ -8,7 +8,8 @@ from openskill.models import PlackettLuce
 from games.duplicate import service
 from games.duplicate.models import Entry, Event, EventRound, EventTable
 from games.duplicate.ranking import board_rankings
-from games.models import Hand, RatedMatch, Rating, RatingChange
+from games.models import Hand
+from games.ratings.models import RatedMatch, Rating, RatingChange
 from games.ratings.selectors import ratings_snapshot, snapshot_differences
 from games.ratings.service import ratings_replay
 from tests.conftest import make_moderator, make_user

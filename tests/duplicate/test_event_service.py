@@ -11,7 +11,8 @@ from games.duplicate import service
 from games.duplicate.models import BoardResult, Entry, Event, EventBoard, EventTable
 from games.duplicate.selectors import event_standings
 from games.engine import Refusal
-from games.models import ModerationLog, Table
+from games.models import Table
+from games.moderation.models import ModerationLog
 from games.runtime.commands import Issuer
 from games.runtime.writer import table_act
 from tests.conftest import make_moderator, make_user

@@ -8,8 +8,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Match, RatedMatch, Rating, RatingChange, Table
+from games.models import Match, Table
 from games.ratings import maths
+from games.ratings.models import RatedMatch, Rating, RatingChange
 from games.ratings.views import PER_PAGE
 from tests.conftest import make_user
 

@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 
 from games import engine
 from games.engine import Refusal
-from games.models import Match, MatchPlayer, RatedMatch, Rating, RatingChange, Seat, Table
+from games.models import Match, MatchPlayer, Seat, Table
 from games.moderation.matches import match_void
 from games.moderation.models import ModerationLog
 from games.moderation.tables import seat_kick, table_close
 from games.ratings import maths
+from games.ratings.models import RatedMatch, Rating, RatingChange
 from games.ratings.selectors import ratings_snapshot, snapshot_differences
 from games.ratings.service import match_rate, ratings_replay
 from games.runtime import writer

@@ -20,8 +20,8 @@ from games.history.models import HandRecord
 from games.models import Delivery, DomainEvent, Hand, Table
 from games.ratings.models import RatedMatch, RatingChange
 from games.runtime import outbox, table_cache, writer
-from tests.conftest import make_table
 from tests import servers
+from tests.conftest import make_table
 from tests.table_driver import choose_action, drive
 
 pytestmark = pytest.mark.django_db(transaction=True)
