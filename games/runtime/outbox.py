@@ -77,7 +77,9 @@ def deliver(event_ids: Iterable[int]) -> None:
     try:
         events = DomainEvent.objects.filter(pk__in=list(event_ids), delivered_at__isnull=True).order_by("pk")
         for event in events.select_related("table", "match", "hand"):
-            if all(_deliver_to(name, handler, event) for name, handler in SUBSCRIBERS[event.kind].items()):
+            # Every subscriber is tried (a list, not all()'s short cut): one failing stops no other.
+            delivered = [_deliver_to(name, handler, event) for name, handler in SUBSCRIBERS[event.kind].items()]
+            if all(delivered):
                 DomainEvent.objects.filter(pk=event.pk).update(delivered_at=timezone.now())
     except DatabaseError:
         log.exception("delivering domain events %s failed; the sweep will", event_ids)
