@@ -70,7 +70,7 @@ def measure(tables: int, actions: int) -> dict:
     from games import engine
     from games.engine import Refusal
     from games.models import Seat, Table
-    from games.runtime import clock, table_cache, thinking, writer
+    from games.runtime import clock, table_state, thinking, writer
     from games.runtime.commands import Issuer
     from games.runtime.tables import table_create
     from games.web import rendering
@@ -91,11 +91,12 @@ def measure(tables: int, actions: int) -> dict:
     spent = {"decide": 0.0, "write": 0.0, "render": 0.0}
     counted = warm_up = refused = 0
     looked: dict[int, tuple] = {}  # table → (version, cards dealt) at which its bots declined to declare
+    held: dict[int, table_state.LoadedTable] = {}  # table → as its actor would hold it
     database0 = cpu_seconds(backend)
     while counted < actions:
         for table_id in ids:
             now = timezone.now()
-            loaded = table_cache.cached(table_id, 0) or table_cache.read(table_id)
+            loaded = held.get(table_id) or table_state.read(table_id)
             seen = looked.get(table_id)
             step = clock.due_step(
                 loaded.table,
@@ -117,13 +118,18 @@ def measure(tables: int, actions: int) -> dict:
             decided = time.process_time()
             try:
                 outcome = writer.table_act(
-                    table_id=table_id, action=action, expected_version=loaded.version, issuer=step.issuer, notify=False
+                    table_id=table_id,
+                    action=action,
+                    expected_version=loaded.version,
+                    issuer=step.issuer,
+                    notify=False,
+                    held=loaded,
                 )
             except Refusal:  # as the runner, which tries again: not counted
                 refused += 1
                 continue
             written = time.process_time()
-            after = table_cache.cached(table_id, outcome.version)
+            after = held[table_id] = outcome.table
             game = clock.live(after.table, after.game, timezone.now()) if after.game else None
             view = engine.view(game, None) if game else None
             context = rendering.table_context(

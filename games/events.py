@@ -3,9 +3,8 @@
 A socket told about a change reads the database, so a message sent inside the
 transaction could make it read the old data (STYLE pitfall 3): the write paths call
 `send_on_commit`, which sends only once the transaction commits (at once outside one).
-The table's write path, when called from the event loop (`writer.table_act_async`),
-sends with `send` from the loop after the write instead: the process's one database
-thread then never waits for a busy loop.
+A table's actor (games/runtime/actor.py) sends with `send` from the event loop after its
+write instead, once it has pushed its own readers: no thread then waits for a busy loop.
 
 Group messages are small (a version hint, a notice, a public chat line): no private
 data ever travels through them (RULES §9). They are hints, delivered at most once: while

@@ -104,7 +104,7 @@ class Entry:
 
 def socket_entry(*, user, table_id: int, now=None) -> Entry:
     """What a socket entering a table needs to know, in one statement: the table's version
-    (table_cache.current), and whether its user is banned, is kicked from this table, and
+    (games/runtime/table_state.py `at`), and whether its user is banned, is kicked from this table, and
     their saved language.
 
     SQL of its own, because after a restart every socket enters at once, one after another

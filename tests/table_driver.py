@@ -165,10 +165,10 @@ def with_bot_move(table, action):
     """Bot steps carry the move the bot decided before the write (as the runner does)."""
     from django.utils import timezone
 
-    from games.runtime import play, table_cache
+    from games.runtime import play, table_state
 
     if action["type"] not in play.BOT_STEPS:
         return action
-    loaded = table_cache.from_rows(table, list(table.seats.order_by("position")))
+    loaded = table_state.from_rows(table, list(table.seats.order_by("position")))
     move = play.bot_decide(loaded=loaded, step_action=action, now=timezone.now())
     return {**action, "move": move}

@@ -1,8 +1,8 @@
 """A table's clock: submits its timed steps (deal end, last-chance window, bots, time-outs,
-next hand) through the one write path.
+next hand) through its table's actor (games/runtime/actor.py), like any other command.
 
-Each server process runs one `TableClock` per table that has sockets in it (its room,
-games/web/room.py, starts and stops it), or per playing table under `manage.py runtables`.
+Each table's actor has one; it runs while the table has sockets in the process (its room,
+games/web/room.py, starts and stops it), or for every playing table under `manage.py runtables`.
 The clock only *submits* due steps with the version it read, so when several processes (or a
 restarted one) race, exactly one submission is applied and the rest are refused as stale:
 correctness never depends on this in-process state (STYLE pitfall 7).
@@ -11,13 +11,17 @@ correctness never depends on this in-process state (STYLE pitfall 7).
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import weakref
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
 from games.engine import Refusal
 from games.models import Table
-from games.runtime import clock, play, table_cache, thinking, writer
+from games.runtime import clock, play, thinking, writer
+
+if TYPE_CHECKING:
+    from games.runtime.actor import TableActor
 
 log = logging.getLogger(__name__)
 IDLE_RECHECK_S = 30.0
@@ -55,13 +59,15 @@ class BotTurns:
 
 class TableClock:
     """One table's timed steps in this process: sleeps until the next due time (or until it
-    hears of a newer version, `on_version`) and submits the step with the version it holds.
-    `heard`: told of every version this clock writes (its room), before Redis is."""
+    hears of a newer version, `on_version`) and submits the step with the version it holds,
+    through its table's actor."""
 
-    def __init__(self, table_id: int, turns: BotTurns, heard: Callable[[int], Awaitable[None]] | None = None) -> None:
-        self.table_id = table_id
+    def __init__(self, actor: "TableActor", turns: BotTurns) -> None:
+        # Weakly: the actor holds its clock, and a cycle between them would leave every closed
+        # room to a full collection (tests/runtime/test_refusal_garbage.py).
+        self._actor = weakref.ref(actor)
+        self.table_id = actor.table_id
         self.turns = turns
-        self.heard = heard
         self.version = 0  # the latest version this clock knows the table reached
         self.wakeup = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -100,12 +106,19 @@ class TableClock:
         self.wakeup.clear()
         return woken
 
+    @property
+    def actor(self) -> "TableActor":
+        actor = self._actor()
+        if actor is None:  # (a clock runs only while its actor's room or runtables holds it)
+            raise RuntimeError(f"table {self.table_id}: the clock outlived its actor")
+        return actor
+
     async def _run(self, must_read: bool) -> None:
         looked = None  # (version, cards dealt): the bots looked then and did not declare
         while self.running:
             try:
-                # The newest version this clock has heard of, from memory when it holds it.
-                loaded = await table_cache.latest(self.table_id, None if must_read else self.version)
+                # The newest version this clock has heard of, as its actor holds it.
+                loaded = await self.actor.latest(None if must_read else self.version)
                 must_read = False
                 step = _next_step(loaded, timezone.now(), looked)
                 if step is None or loaded is None:  # no table, no step
@@ -156,13 +169,7 @@ class TableClock:
                 action = {**action, "move": move} if move is not None else None
             if action is None:
                 return None
-            return await writer.table_act_async(
-                table_id=self.table_id,
-                action=action,
-                expected_version=loaded.version,
-                issuer=step.issuer,
-                heard=self.heard,
-            )
+            return await self.actor.act(action=action, expected_version=loaded.version, issuer=step.issuer)
 
 
 def _next_step(loaded, now, looked: tuple[int, int] | None):

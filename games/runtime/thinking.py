@@ -45,7 +45,7 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def question(*, loaded, step_action: dict, now: datetime) -> Question:
-    """The question a due bot step asks of the table as `loaded` (read-only, table_cache)."""
+    """The question a due bot step asks of the table as `loaded` (read-only: its actor's, games/runtime/table_state.py)."""
     table = loaded.table
     levels = tuple(seat.bot or (STAND_IN_LEVEL if seat.autoplay else "") for seat in loaded.seats)
     return Question(Stamp(table.pk, table.version), clock.live(table, loaded.game, now), levels, dict(step_action))

@@ -1,8 +1,8 @@
 """The one write path of a table (STYLE: services; lila's one writer per game).
 
 `table_act` is the only way anything changes a table. In order:
-1. load the table: this process's memory of exactly the version the issuer acted on
-   (games/runtime/table_cache.py), else its row;
+1. load the table: the version its actor holds (games/runtime/actor.py) when that is the
+   version the issuer acted on, else its row;
 2. refuse a closed table and a stale version;
 3. check that the issuer may issue the command and run its handler (games/runtime/commands.py)
    on private copies of the rows: the engine's step, and whatever rows the command writes;
@@ -11,27 +11,23 @@
    (games/runtime/table_rows.py), in the same transaction as everything else the command
    wrote. A table that moved on meanwhile writes nothing: the issuer is refused as stale
    (a command issued without a version is judged again on the new row);
-5. once committed, remember what was written and tell the table's group
-   "changed, version N" (games/events.py). Consumers then render each seat's own view;
-6. then deliver the domain events the step published (a hand scored, a match ended) to
-   their subscribers (games/runtime/outbox.py): history, ratings, analysis, events; every
-   subscriber has had them by the time anyone is told.
+5. deliver the domain events the step published (a hand scored, a match ended) to their
+   subscribers once it is committed (games/runtime/outbox.py): history, ratings, analysis,
+   events; every subscriber has had them by the time anyone is told;
+6. tell: an actor that issued the command takes the written table (`Outcome.table`), pushes
+   its own readers and then publishes "changed, version N" to the table's group
+   (games/events.py); any other caller (a page, an admin, a management command) has it
+   published once committed, and the table's actors hear it from the group.
 
-No row lock is taken: the version is the lock. Sockets and the clock call
-`table_act_async`: an engine step on the version this process holds is taken right there on
-the event loop, and its one statement sent on a connection of the loop's own pool
-(`table_rows.store_if_at_async`); everything else runs `table_act` in the process's database
-thread. The handlers register themselves
-(games/runtime/play.py, seating.py, games/moderation/tables.py) and are imported at
-start-up by `GamesConfig.ready`: this module imports none of them, nor any of its callers.
+No row lock is taken: the version is the lock. It runs in a thread (an actor's writers, or
+the caller's own); the handlers register themselves (games/runtime/play.py, seating.py,
+games/moderation/tables.py) and are imported at start-up by `GamesConfig.ready`: this module
+imports none of them, nor any of its callers.
 """
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from channels.db import database_sync_to_async
-from django.core.exceptions import SynchronousOnlyOperation
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -40,8 +36,9 @@ from accounts.selectors import user_can_moderate
 from games import engine, events, selectors
 from games.engine import Refusal
 from games.models import Seat, Table
-from games.runtime import outbox, records, table_cache, table_rows
+from games.runtime import outbox, records, table_rows, table_state
 from games.runtime.commands import Command, Issuer, Role, command_for
+from games.runtime.table_state import LoadedTable
 
 # A command issued without a version (seating, moderation) is judged again on the new row
 # when the table moved on between its load and its save; a few tries always suffice.
@@ -54,6 +51,7 @@ class Outcome:
     events: list = field(default_factory=list)
     lobby_visible: bool = False
     published: list[int] = field(default_factory=list)  # domain events (delivered by table_act)
+    table: LoadedTable | None = None  # the table as written (committed by the time it is returned)
 
 
 @dataclass
@@ -81,11 +79,19 @@ def table_act(
     user=None,
     issuer: Issuer = Issuer.PLAYER,
     notify: bool = True,
+    held: LoadedTable | None = None,
 ) -> Outcome:
     """Apply one command to a table through the single write path, then deliver the domain
-    events it published (once committed: games/runtime/outbox.py)."""
+    events it published (once committed: games/runtime/outbox.py). `held`: the table as its
+    actor holds it; `notify` false: the caller (the actor) tells everyone itself."""
     outcome = _act_once_more_if_dropped(
-        table_id=table_id, action=action, expected_version=expected_version, user=user, issuer=issuer, notify=notify
+        table_id=table_id,
+        action=action,
+        expected_version=expected_version,
+        user=user,
+        issuer=issuer,
+        notify=notify,
+        held=held,
     )
     if outcome.published:
         outbox.deliver(outcome.published)
@@ -110,10 +116,12 @@ def _act_once_more_if_dropped(*, table_id: int, notify: bool, **arguments) -> Ou
     return _act(table_id=table_id, notify=notify, **arguments)
 
 
-def _act(*, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, notify: bool) -> Outcome:
+def _act(
+    *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, notify: bool, held
+) -> Outcome:
     """Load, check, step, then append and save with the compare-and-set, in one transaction
     with whatever else the command writes (the other rows first, the table's row last)."""
-    loaded = _load(table_id, expected_version)
+    loaded = _load(table_id, expected_version, held)
     for _attempt in range(ATTEMPTS):
         if loaded.table.status == Table.Status.CLOSED:  # closed by a moderator: nothing acts on it again
             raise _closed()
@@ -127,87 +135,27 @@ def _act(*, table_id: int, action: dict, expected_version: int | None, user, iss
                 if not table_rows.store_if_at(change.table, change.rows, loaded.version, change.now):
                     raise _MovedOn
                 change.published = list(published)
-                return _stored(change, notify, committed=False)
+                return _stored(change, notify)
         except _MovedOn:
-            acted_on, loaded = loaded.version, _load(table_id, None)  # what is true now
+            acted_on, loaded = loaded.version, _load(table_id, None, None)  # what is true now
         except IntegrityError:
             # The command's own rows (a hand's bury, a new hand) collided with those of a
             # writer that took the same step first and committed while this one wrote: two
             # processes' clocks racing for one table (its sockets on two hosts). The table
             # moved on, just as when the compare-and-set finds it so; anything else is a bug.
-            acted_on, loaded = loaded.version, _load(table_id, None)
+            acted_on, loaded = loaded.version, _load(table_id, None, None)
             if loaded.version == acted_on:
                 raise
     raise _stale(loaded.version, acted_on)
 
 
-async def table_act_async(
-    *,
-    table_id: int,
-    action: dict,
-    expected_version: int | None,
-    user=None,
-    issuer: Issuer = Issuer.PLAYER,
-    heard: Callable[[int], Awaitable[None]] | None = None,
-) -> Outcome:
-    """`table_act` for sockets and the clock, then the news sent from the event loop (sending
-    from the database thread would make it wait for a busy loop, and every database call of
-    the process waits for that thread). `heard`: this process's room of the table
-    (games/web/room.py), told the new version at once, before Redis is: its sockets need
-    not wait for the round trip, and Redis's copy then reaches the room as old news."""
-    arguments = {"action": action, "expected_version": expected_version, "user": user, "issuer": issuer}
-    try:
-        outcome = await _on_the_loop(table_id=table_id, **arguments)
-        if outcome is None:
-            outcome = await database_sync_to_async(table_act)(table_id=table_id, notify=False, **arguments)
-    except Refusal as refused:
-        # A refusal is an answer, not a fault: nobody reads its traceback, and that
-        # traceback holds the frames of the thread hand-off in a reference cycle with their
-        # futures, garbage that only a full collection frees.
-        raise refused.with_traceback(None) from None
-    if heard is not None:
-        await heard(outcome.version)
-    await events.send(group=events.table_group(table_id), message=events.table_changed(outcome.version))
-    if outcome.lobby_visible:
-        await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
-    return outcome
-
-
-async def _on_the_loop(
-    *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer
-) -> Outcome | None:
-    """The same steps as `table_act`, on the event loop, for an engine command acted on the
-    version this process holds: no hand-off to the database thread, whose one connection
-    would serialize every commit of the process (each waits for the disk). Django refuses
-    any query on the loop, so a step that reads or writes other rows (a seat's autoplay, a
-    hand started or scored, a bury) stops there, as does a table that moved on meanwhile or a
-    failed connection: None, and `table_act` does it all again in the database thread."""
-    if expected_version is None or not table_rows.stores_from_loop():
-        return None
-    held = table_cache.cached(table_id, expected_version)
-    if held is None:
-        return None
-    if held.version > expected_version:  # committed, so the table has moved on
-        raise _stale(held.version, expected_version)
-    command = command_for(action.get("type"))
-    if command is None or not command.from_memory or held.table.status == Table.Status.CLOSED:
-        return None
-    table, seats = held.rows_for_writing()
-    game = engine.Game.sharing(table.state) if table.state is not None else None
-    try:
-        change = _change(table, seats, game, action, user, issuer)
-    except SynchronousOnlyOperation:
-        return None
-    if not await table_rows.store_if_at_async(change.table, change.rows, expected_version, change.now):
-        return None
-    return _stored(change, notify=False, committed=True)
-
-
-def _load(table_id: int, expected_version: int | None) -> table_cache.LoadedTable:
-    """The version the issuer acted on from memory (or a newer one: then it is stale without
-    asking the database), else the table's row. Without a version, always the row."""
-    held = table_cache.cached(table_id, expected_version) if expected_version is not None else None
-    loaded = held or table_cache.read(table_id, keep=False)
+def _load(table_id: int, expected_version: int | None, held: LoadedTable | None) -> LoadedTable:
+    """`held` (the table's actor's, games/runtime/actor.py) when it is the version the issuer
+    acted on or a newer one (then the issuer is stale without asking the database), else the
+    table's row. Without a version, always the row."""
+    if expected_version is not None and held is not None and held.version >= expected_version:
+        return held
+    loaded = table_state.read(table_id)
     if loaded is None:
         raise Table.DoesNotExist(f"table {table_id}")
     return loaded
@@ -247,21 +195,22 @@ def _change(table: Table, seats: list[Seat], game: engine.Game | None, action: d
     return _Change(table=table, seats=seats, command=command, applied=applied, rows=rows, now=now)
 
 
-def _stored(change: _Change, notify: bool, committed: bool) -> Outcome:
-    """After the write: remember it once it is committed (before anyone is told), and tell."""
+def _stored(change: _Change, notify: bool) -> Outcome:
+    """After the write: the table as written, and the news sent once it is committed."""
     table = change.table
-    written = table_cache.from_rows(table, change.seats)
-    if committed:  # (on the event loop Django cannot even ask whether a transaction is open)
-        table_cache.remember(written)
-    else:
-        transaction.on_commit(lambda: table_cache.remember(written))  # before anyone is told
     lobby_visible = change.command.lobby_visible and bool(change.applied)
-    if notify:  # else the caller tells everyone once this returns (table_act_async)
+    if notify:  # else the caller tells everyone once this returns (games/runtime/actor.py)
         events.send_on_commit(group=events.table_group(table.pk), message=events.table_changed(table.version))
         if lobby_visible:
             events.send_on_commit(group=events.LOBBY_GROUP, message=events.lobby_changed())
     happened = [e for step in change.applied for e in step.events]
-    return Outcome(version=table.version, events=happened, lobby_visible=lobby_visible, published=change.published)
+    return Outcome(
+        version=table.version,
+        events=happened,
+        lobby_visible=lobby_visible,
+        published=change.published,
+        table=table_state.from_rows(table, change.seats),
+    )
 
 
 def _closed() -> Refusal:

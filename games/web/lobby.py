@@ -20,7 +20,7 @@ from games.engine import Refusal
 from games.friends import service as friends
 from games.friends.selectors import pending_invitations
 from games.moderation.selectors import is_banned
-from games.runtime import presence, writer
+from games.runtime import presence
 from games.web import rooms
 from games.web.i18n import language_for_scope, translate_rejection
 from games.web.layer_watch import LayerGroups
@@ -91,13 +91,11 @@ class LobbyConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
                 await database_sync_to_async(friends.invitation_decline)(user=user, invitation_id=invitation)
                 return
             table_id = await database_sync_to_async(friends.invitation_table)(user=user, invitation_id=invitation)
-            table_room = rooms.here().find(table_id)  # the table's sockets here, told at once
-            await writer.table_act_async(
-                table_id=table_id,
+            await rooms.here().act(
+                table_id,
                 action={"type": "accept_invitation", "invitation": invitation},
                 expected_version=None,
                 user=user,
-                heard=table_room.on_version if table_room else None,
             )
         except Refusal as refused:
             await self.send_error(refused.code, translate_rejection(refused, self.language))

@@ -1,16 +1,15 @@
-"""A table's room in this process (lila's RoundAsyncActor): everything the process does for
-one table while it has sockets there.
+"""A table's room in this process: its actor (games/runtime/actor.py, lila's
+RoundAsyncActor) with the sockets it serves.
 
-The room owns, for its table: the one subscription to the table's group (a group message
-reaches each process once, and Channels would otherwise queue, wake and decode it once per
-socket: docs/performance.md), the sockets here (seated and watching, each a `Reader`), the
-table's clock (games/runtime/runner.py), the latest version it knows of, the spectators'
-shared render and their presence. `on_version` is the one way it hears "there is a new
-version": from Redis, from a write of this process (before Redis is told:
-`writer.table_act_async(heard=...)`), and from its own clock. It renders each reader's own
-view (from the process's memory of the table, games/runtime/table_cache.py) and sends only
-the regions that reader does not show yet; group messages carry only "changed, version N",
-so no private data ever travels through Redis (RULES §9).
+Beyond the actor's held table, mailbox and clock, the room owns the one subscription to the
+table's group (a group message reaches each process once, and Channels would otherwise
+queue, wake and decode it once per socket: docs/performance.md), the sockets here (seated
+and watching, each a `Reader`), the spectators' shared render and their presence.
+`on_version` is the one way it hears "there is a new version": from its own mailbox (before
+the group is told) and from the group (another process wrote; its own publications come
+back as old news and stop there). It renders each reader's own view from the held table and
+sends only the regions that reader does not show yet; group messages carry only "changed,
+version N", so no private data ever travels through Redis (RULES §9).
 """
 
 import asyncio
@@ -19,6 +18,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,8 @@ from django.utils import timezone, translation
 from games import engine, events, selectors
 from games.events import LAYER_ERRORS
 from games.models import Table
-from games.runtime import clock, lifecycle, presence, runner, table_cache
+from games.runtime import clock, lifecycle, presence, runner, table_state
+from games.runtime.actor import TableActor
 from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice
 
@@ -55,25 +56,23 @@ class Reader:
     online: asyncio.Task | None = None  # notes it online for friends
 
 
-class TableRoom:
+class TableRoom(TableActor):
     def __init__(
         self,
         table_id: int,
         *,
         turns: runner.BotTurns,
+        writers: Executor | None,
         heartbeat: presence.Heartbeat,
         someone_present: Callable[[], None],
         emptied: Callable[["TableRoom"], None],
     ) -> None:
-        self.table_id = table_id
-        self.group = events.table_group(table_id)
+        super().__init__(table_id, turns=turns, writers=writers)
         self.heartbeat = heartbeat
         self.someone_present = someone_present
         self.emptied = emptied
         self.readers: dict[Any, Reader] = {}  # socket → reader, in the order they joined
-        self.version = 0  # the newest version its readers were told of
         self.present = 0
-        self.clock = runner.TableClock(table_id, turns, heard=self.on_version)
         # Spectators see the same thing (the view has no hand, RULES §9): one render per
         # (language, owner of a waiting table or not) serves them all; only the latest version's.
         self.spectator_renders: dict[tuple, tuple] = {}  # key → ((version, cards dealt), regions)
@@ -115,7 +114,6 @@ class TableRoom:
         if self.readers.pop(socket, None) is None or self.readers:
             return
         self.emptied(self)
-        self.clock.heard = None  # (stopped already, with the last socket): no cycle through it
         # Let go of the tasks first: a cancelled task keeps its CancelledError, whose frames
         # hold this room, so a room still holding them would be cyclic garbage, left for a
         # full collection (tests/runtime/test_refusal_garbage.py).
@@ -136,12 +134,11 @@ class TableRoom:
 
     async def on_version(self, version: int) -> None:
         """A new version of the table exists: tell the clock once, then each reader in turn
-        (each renders its own view). A version heard before is old news (Redis's copy of a
-        change written here, or an older one): a table's versions only go up."""
+        (each renders its own view). A version heard before is old news (the group's copy of
+        a change written here, or an older one): a table's versions only go up."""
         if version <= self.version:
             return
-        self.version = version
-        self.clock.on_version(version)
+        await super().on_version(version)
         for reader in list(self.readers.values()):
             await self.tell(reader, version)
 
@@ -209,7 +206,7 @@ class TableRoom:
     async def push_state(self, reader: Reader, force: bool = False, at_least: int | None = None) -> None:
         """The table as `reader` sees it, version `at_least` or newer (`force`: every region,
         even when its page shows this version already: a resync)."""
-        loaded = await table_cache.latest(self.table_id, at_least)
+        loaded = await self.latest(at_least)
         ratings = []
         if loaded is not None and loaded.table.status == Table.Status.FINISHED:
             ratings = await database_sync_to_async(rendering.finished_rating_changes)(loaded.table)
@@ -316,13 +313,16 @@ class TableRoom:
         self.heartbeat.keep_online(channel_name=channel, user_id=user_id, table_id=self.table_id)
 
 
-def admit(socket, *, table_id: int, invite: str | None) -> tuple[Reader, table_cache.LoadedTable] | None:
-    """(The socket's reader, the table as read now) if its user may enter, else None
-    (sync: the database thread). A spectator is counted in the same trip to the
-    database: after a restart every socket enters at once, one after another there."""
+def admit(
+    socket, *, table_id: int, invite: str | None, held: table_state.LoadedTable | None
+) -> tuple[Reader, table_state.LoadedTable] | None:
+    """(The socket's reader, the table as it is now) if its user may enter, else None (sync:
+    the database thread). `held`: the table as its room here holds it, if it has one. A
+    spectator is counted in the same trip to the database: after a restart every socket
+    enters at once, one after another there."""
     user = socket.scope["user"]
     entry = selectors.socket_entry(user=user, table_id=table_id)
-    loaded = table_cache.current(table_id, entry.version)
+    loaded = table_state.at(table_id, entry.version, held)
     if (
         loaded is None
         or entry.banned

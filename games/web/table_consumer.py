@@ -1,8 +1,9 @@
-"""The table's websocket: parse → command through the write path → answer this socket.
+"""The table's websocket: parse → command through the table's room → answer this socket.
 
-Thin by design (STYLE): rules live in games/engine, writes in games/runtime/writer.py, and
-what the socket is sent when the table changes (its own seat's view, RULES §9) is its
-table's room's work (games/web/room.py), which it joins on entering.
+Thin by design (STYLE): rules live in games/engine, writes in games/runtime/writer.py, the
+order of the table's commands in its actor (games/runtime/actor.py), and what the socket is
+sent when the table changes (its own seat's view, RULES §9) is its table's room's work
+(games/web/room.py), which it joins on entering.
 """
 
 import json
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from games import events
 from games.engine import Refusal
-from games.runtime import presence, table_cache, writer
+from games.runtime import presence
 from games.runtime.commands import Issuer, is_card_list
 from games.web import room, rooms
 from games.web.i18n import translate_rejection
@@ -50,7 +51,9 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         if not self.user.is_authenticated:
             return await self.close(code=4401)
         invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
-        entered = await database_sync_to_async(room.admit)(self, table_id=self.table_id, invite=invite)
+        here = rooms.here().find(self.table_id)
+        held = here.held if here is not None else None
+        entered = await database_sync_to_async(room.admit)(self, table_id=self.table_id, invite=invite, held=held)
         if entered is None:
             return await self.close(code=4403)
         self.reader, loaded = entered
@@ -61,6 +64,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
                 await database_sync_to_async(presence.spectator_leave)(channel_name=self.channel_name)
             self.reader = None
             return await self.close()
+        self.room.keep(loaded)
         await self.accept()
         await self.room.welcome(self.reader, loaded.version)
         if self.reader.autoplayed:
@@ -119,14 +123,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
     async def _act(self, action, version):
         assert self.reader is not None and self.room is not None
         try:
-            await writer.table_act_async(
-                table_id=self.table_id,
-                action=action,
-                expected_version=version,
-                user=self.user,
-                issuer=Issuer.PLAYER,
-                heard=self.room.on_version,
-            )
+            await self.room.act(action=action, expected_version=version, user=self.user, issuer=Issuer.PLAYER)
         except Refusal as rejected:
             await self.send_error(rejected.code, translate_rejection(rejected, self.language), rejected.rule)
             if rejected.code == "stale_version":
@@ -137,7 +134,7 @@ class TableConsumer(LayerGroups, DirectDispatch, JsonInput, AsyncWebsocketConsum
         assert self.reader is not None
         if kind == "classify" and not is_card_list(cards):
             return await self.send_error("bad_action", _("An action needs a list of cards."))
-        loaded = await table_cache.latest(self.table_id, self.reader.version)
+        loaded = await self.room.latest(self.reader.version)
         if kind == "classify":
             return await self.send(text_data=json.dumps(selection(loaded, self.user, cards, self.language)))
         try:

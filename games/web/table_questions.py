@@ -21,7 +21,7 @@ from games.analysis.selectors import hand_coach_seed
 from games.analysis.why import explain
 from games.engine import Refusal
 from games.runtime import clock, thinking
-from games.runtime.table_cache import LoadedTable
+from games.runtime.table_state import LoadedTable
 from games.web import rendering
 
 

@@ -19,7 +19,7 @@ from games.analysis.models import HandAnalysis
 from games.history.models import HandRecord
 from games.models import Delivery, DomainEvent, Hand, Table
 from games.ratings.models import RatedMatch, RatingChange
-from games.runtime import outbox, table_cache, writer
+from games.runtime import outbox, writer
 from tests import servers
 from tests.conftest import make_table
 from tests.table_driver import choose_action, drive
@@ -36,7 +36,6 @@ def last_play_of_a_deciding_hand(players):
     game = engine.Game.from_json(table.state)
     game.levels = {"0": "A", "1": "A"}
     Table.objects.filter(pk=table.pk).update(state=game.to_json())
-    table_cache.forget_all()  # the row changed behind the write path's back
     return drive(table.pk, dict(enumerate(players)), last_play)
 
 
@@ -145,7 +144,6 @@ def test_the_write_path_delivers_at_once_and_a_failed_subscriber_is_retried(play
 def test_an_autoplayed_seat_at_the_hands_end_is_kept_with_its_event(players):
     table, game = last_play_of_a_deciding_hand(players)
     table.seats.filter(position=(game.turn + 1) % 4).update(autoplay=True)
-    table_cache.forget_all()
     seat = game.turn
     action = {"type": "play", "cards": choose_action(game, seat, random.Random(1))["cards"]}
     writer.table_act(table_id=table.pk, action=action, expected_version=table.version, user=players[seat])

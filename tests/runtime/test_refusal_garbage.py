@@ -14,19 +14,18 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.engine import Refusal
-from games.runtime import writer
+from games.runtime import runner
+from games.runtime.actor import TableActor
 from tests.conftest import make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def _refused_codes(table, user, times):
-    codes = []
+    codes, actor = [], TableActor(table.pk, turns=runner.BotTurns())
     for _ in range(times):
         try:
-            await writer.table_act_async(
-                table_id=table.pk, action={"type": "start_match"}, expected_version=table.version + 7, user=user
-            )
+            await actor.act(action={"type": "start_match"}, expected_version=table.version + 7, user=user)
         except Refusal as refused:
             codes.append(refused.code)
     return codes
@@ -58,7 +57,7 @@ async def test_a_refused_write_leaves_its_exception_to_reference_counting(player
     hand_off_frames = [
         o.f_code.co_qualname
         for o in garbage
-        if type(o).__name__ == "frame" and o.f_code.co_qualname in ("table_act", "table_act_async")
+        if type(o).__name__ == "frame" and o.f_code.co_qualname in ("table_act", "TableActor.act")
     ]
     del garbage
     assert refusals == []

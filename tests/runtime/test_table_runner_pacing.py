@@ -6,7 +6,8 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.runtime import runner, table_cache
+from games.runtime import runner, table_state
+from games.runtime.actor import TableActor
 from tests.conftest import make_table
 
 
@@ -91,11 +92,12 @@ async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
 @pytest.mark.django_db(transaction=True)
 async def test_a_clock_started_by_a_socket_does_not_read_the_table_again(players, monkeypatch):
     table = await sync_to_async(make_table)(players[0], players=players)
-    held = await sync_to_async(table_cache.read)(table.pk)  # what the entering socket read
+    actor = TableActor(table.pk, turns=runner.BotTurns())
+    actor.keep(await sync_to_async(table_state.read)(table.pk))  # what the entering socket read
     reads = []
-    monkeypatch.setattr(table_cache, "read", lambda table_id: reads.append(table_id))
-    table_clock = runner.TableClock(table.pk, runner.BotTurns())
-    table_clock.start(held.version)
+    monkeypatch.setattr(table_state, "read", lambda table_id: reads.append(table_id))
+    table_clock = actor.clock
+    table_clock.start(actor.held.version)
     try:
         for _ in range(5):
             await asyncio.sleep(0.01)

@@ -1,19 +1,24 @@
-"""The write path's two ways (games/runtime/writer.py): an engine command acted on the version
-this process holds is applied from memory and stored by one statement that writes only while
-the table is still at that version; anything else takes the row lock. Either way a refused
-or stale action writes nothing."""
+"""The write path (games/runtime/writer.py): a command acted on the version the table's actor
+holds is applied to it and stored by one statement that writes only while the table is still
+at that version; a refused or stale action writes nothing. Through the actor
+(games/runtime/actor.py): one command at a time, in the process's writer threads, and the
+written table held."""
 
+import asyncio
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import engine
+from games import engine, events
 from games.engine import Refusal
 from games.models import Seat, Table, TableEvent
-from games.runtime import table_cache, table_rows, writer
+from games.runtime import runner, table_rows, table_state, writer
+from games.runtime.actor import TableActor
 from tests.conftest import make_table
 from tests.table_driver import drive
 
@@ -22,25 +27,23 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def playing(players, fast_clock, django_capture_on_commit_callbacks):
-    """A table of four people in the play phase, as this process remembers it."""
+    """A table of four people in the play phase, as its actor would hold it."""
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
     with django_capture_on_commit_callbacks(execute=True):
         writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
         drive(table.pk, players, lambda game: game.phase == "play")
-    held = table_cache.cached(table.pk, Table.objects.get(pk=table.pk).version)
-    assert held is not None
-    return held
+    return table_state.read(table.pk)
 
 
-def _play(held, players, **arguments):
-    seat = held.game.turn
-    cards = engine.sample_play(held.game, seat, random.Random(1))
+def _play(loaded, players, **arguments):
+    seat = loaded.game.turn
+    cards = engine.sample_play(loaded.game, seat, random.Random(1))
     return writer.table_act(
-        table_id=held.table.pk,
+        table_id=loaded.table.pk,
         action={"type": "play", "cards": cards},
-        expected_version=held.version,
+        expected_version=loaded.version,
         user=players[seat],
-        **arguments,
+        **{"held": loaded, **arguments},
     )
 
 
@@ -50,6 +53,7 @@ def _statements(queries) -> list[str]:
 
 
 def test_a_play_on_the_held_version_is_one_statement(playing, players, django_capture_on_commit_callbacks):
+    playing = _play(playing, players).table  # as an actor holds it: what it wrote last, its hand known
     with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
         outcome = _play(playing, players)
     # PostgreSQL: the log and the row in one compare-and-set; SQLite: two, in one transaction.
@@ -60,15 +64,13 @@ def test_a_play_on_the_held_version_is_one_statement(playing, players, django_ca
     assert logged.action["type"] == "play" and logged.source == "player" and logged.hand_id is not None
     assert logged.actor_id == players[playing.game.turn].pk and logged.events == outcome.events
     assert logged.created_at == stored.updated_at
-    remembered = table_cache.cached(stored.pk, stored.version)
-    assert remembered.game.to_json() == engine.Game.from_json(stored.state).to_json()
+    assert outcome.table.version == stored.version
+    assert outcome.table.game.to_json() == engine.Game.from_json(stored.state).to_json()
 
 
 def test_a_held_version_another_process_moved_on_is_refused_and_writes_nothing(playing, players):
-    # Another process plays first; this process does not hear of it (no commit callbacks run).
-    table_cache.forget_all()
-    moved_on = _play(playing, players).version
-    table_cache.remember(playing)  # ...and still holds the version before
+    # Another process plays first; this one still holds the version before.
+    moved_on = _play(playing, players, held=None).version
     logged = TableEvent.objects.filter(table=playing.table).count()
 
     with pytest.raises(Refusal) as refused:
@@ -76,7 +78,6 @@ def test_a_held_version_another_process_moved_on_is_refused_and_writes_nothing(p
     assert refused.value.code == "stale_version" and refused.value.params["current"] == moved_on
     assert TableEvent.objects.filter(table=playing.table).count() == logged
     assert Table.objects.get(pk=playing.table.pk).version == moved_on
-    assert table_cache.cached(playing.table.pk, 0) is playing
 
 
 def test_an_action_on_an_older_version_than_held_is_refused_without_the_database(playing, players):
@@ -86,6 +87,7 @@ def test_an_action_on_an_older_version_than_held_is_refused_without_the_database
             action={"type": "play", "cards": []},
             expected_version=playing.version - 1,
             user=players[0],
+            held=playing,
         )
     assert refused.value.code == "stale_version" and refused.value.params["current"] == playing.version
     assert len(queries) == 0
@@ -94,25 +96,21 @@ def test_an_action_on_an_older_version_than_held_is_refused_without_the_database
 def test_a_step_that_writes_other_rows_writes_them_with_the_table(playing, players, django_capture_on_commit_callbacks):
     seat = playing.game.turn
     Seat.objects.filter(table=playing.table, position=seat).update(autoplay=True)  # timed out earlier
-    table_cache.forget_all()
-    held = table_cache.read(playing.table.pk)
+    held = table_state.read(playing.table.pk)
     # The player is back: the handler clears the seat's autoplay, a write of its own.
     with django_capture_on_commit_callbacks(execute=True):
         outcome = _play(held, players)
     assert not Seat.objects.get(table=playing.table, position=seat).autoplay
     assert outcome.version == Table.objects.get(pk=playing.table.pk).version == held.version + 1
-    assert not table_cache.cached(playing.table.pk, outcome.version).seats[seat].autoplay
+    assert not outcome.table.seats[seat].autoplay
     assert held.seats[seat].autoplay  # the entry it acted on is untouched
 
 
 def test_what_a_command_wrote_beside_a_table_that_moved_on_is_rolled_back(playing, players):
     seat = playing.game.turn
     Seat.objects.filter(table=playing.table, position=seat).update(autoplay=True)
-    table_cache.forget_all()
-    held = table_cache.read(playing.table.pk)
-    _play(held, players)  # another process plays first (this process does not hear of it)
-    table_cache.forget_all()
-    table_cache.remember(held)
+    held = table_state.read(playing.table.pk)
+    _play(held, players, held=None)  # another process plays first (this one still holds `held`)
     Seat.objects.filter(table=playing.table, position=seat).update(autoplay=True)  # timed out again
     logged = TableEvent.objects.filter(table=playing.table).count()
 
@@ -123,7 +121,7 @@ def test_what_a_command_wrote_beside_a_table_that_moved_on_is_rolled_back(playin
     assert TableEvent.objects.filter(table=playing.table).count() == logged
 
 
-def test_a_refusal_from_memory_writes_nothing_and_keeps_the_memory(playing, players):
+def test_a_refusal_on_the_held_version_writes_nothing(playing, players):
     seat = playing.game.turn
     with CaptureQueriesContext(connection) as queries, pytest.raises(Refusal) as refused:
         writer.table_act(
@@ -131,20 +129,20 @@ def test_a_refusal_from_memory_writes_nothing_and_keeps_the_memory(playing, play
             action={"type": "play", "cards": ["SA", "SA", "SA"]},
             expected_version=playing.version,
             user=players[seat],
+            held=playing,
         )
     assert refused.value.code != "stale_version"
     assert _statements(queries) == []
     assert Table.objects.get(pk=playing.table.pk).version == playing.version
-    assert table_cache.cached(playing.table.pk, 0) is playing
 
 
 def test_a_command_without_a_version_is_judged_again_when_the_table_moves_meanwhile(players, monkeypatch):
     table = make_table(players[0])
-    read = table_cache.read
+    read = table_state.read
     raced = []
 
-    def read_then_the_owner_acts_elsewhere(table_id, *, keep=True):
-        loaded = read(table_id, keep=keep)
+    def read_then_the_owner_acts_elsewhere(table_id):
+        loaded = read(table_id)
         if not raced:  # between this load and its save, another process seats a bot
             raced.append(None)
             raced[0] = writer.table_act(
@@ -152,7 +150,7 @@ def test_a_command_without_a_version_is_judged_again_when_the_table_moves_meanwh
             )
         return loaded
 
-    monkeypatch.setattr(table_cache, "read", read_then_the_owner_acts_elsewhere)
+    monkeypatch.setattr(table_state, "read", read_then_the_owner_acts_elsewhere)
     outcome = writer.table_act(
         table_id=table.pk, action={"type": "sit", "seat": 1}, expected_version=None, user=players[1]
     )
@@ -165,26 +163,28 @@ def test_a_command_without_a_version_is_judged_again_when_the_table_moves_meanwh
     ]
 
 
-# --- from the event loop (sockets and the clock) --------------------------------------------
+# --- through the table's actor (sockets and the clock) -----------------------------------
 
 
 def _playing_now(players):
-    """`playing`, for a transactional test (every write committed, so remembered at once)."""
+    """`playing`, for a transactional test (every write committed)."""
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     drive(table.pk, players, lambda game: game.phase == "play")
-    return table_cache.cached(table.pk, Table.objects.get(pk=table.pk).version)
+    return table_state.read(table.pk)
 
 
-async def _play_async(held, players):
+async def _actor(held):
+    actor = TableActor(held.table.pk, turns=runner.BotTurns(), writers=ThreadPoolExecutor(2))
+    actor.keep(held)
+    return actor
+
+
+async def _play_through(actor, players):
+    held = actor.held
     seat = held.game.turn
     cards = engine.sample_play(held.game, seat, random.Random(1))
-    return await writer.table_act_async(
-        table_id=held.table.pk,
-        action={"type": "play", "cards": cards},
-        expected_version=held.version,
-        user=players[seat],
-    )
+    return await actor.act(action={"type": "play", "cards": cards}, expected_version=held.version, user=players[seat])
 
 
 def _logged(table_id):
@@ -192,84 +192,95 @@ def _logged(table_id):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_socket_or_clock_action_is_stored_and_remembered(players, fast_clock):
+async def test_an_actor_stores_its_command_holds_it_and_then_tells_the_group(players, fast_clock):
     held = await sync_to_async(_playing_now)(players)
-    outcome = await _play_async(held, players)
+    actor = await _actor(held)
+    layer = events.get_channel_layer()
+    other_process = await layer.new_channel()
+    await layer.group_add(actor.group, other_process)
+    outcome = await _play_through(actor, players)
     stored = await sync_to_async(Table.objects.get)(pk=held.table.pk)
-    assert outcome.version == stored.version == held.version + 1
+    assert outcome.version == stored.version == held.version + 1 == actor.version
     assert (await sync_to_async(_logged)(stored.pk))[-1] == stored.version
-    assert table_cache.cached(stored.pk, stored.version).game.to_json() == engine.Game.from_json(stored.state).to_json()
+    assert actor.held is outcome.table
+    assert actor.held.game.to_json() == engine.Game.from_json(stored.state).to_json()
+    told = await asyncio.wait_for(layer.receive(other_process), timeout=5)
+    assert told["type"] == "table.changed" and told["version"] == stored.version
+    await layer.group_discard(actor.group, other_process)
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_engine_step_on_the_held_version_is_stored_from_the_event_loop(players, fast_clock, monkeypatch):
-    if connection.vendor != "postgresql":
-        pytest.skip("on SQLite every write goes through the database thread")
+async def test_an_actors_commands_are_written_one_at_a_time_in_its_writer_threads(players, fast_clock, monkeypatch):
     held = await sync_to_async(_playing_now)(players)
+    actor = await _actor(held)
+    store, threads = table_rows.store_if_at, []
 
-    def no_database_thread(**_arguments):
-        raise AssertionError("an engine step on the held version went to the database thread")
+    def store_noting_the_thread(*arguments):
+        threads.append(threading.current_thread().name)
+        return store(*arguments)
 
-    monkeypatch.setattr(writer, "table_act", no_database_thread)
-    for _ in range(8):  # more than the loop's pool has connections
-        outcome = await _play_async(held, players)
-        held = table_cache.cached(held.table.pk, outcome.version)
-    assert await sync_to_async(_logged)(held.table.pk) == list(range(1, outcome.version + 1))
+    monkeypatch.setattr(table_rows, "store_if_at", store_noting_the_thread)
+    # The same play sent twice at once (a double click): the first is written, the second finds
+    # the actor holding the newer version and is refused without reaching the database.
+    results = await asyncio.gather(_play_through(actor, players), _play_through(actor, players), return_exceptions=True)
+    written = [r for r in results if isinstance(r, writer.Outcome)]
+    refused = [r.code for r in results if isinstance(r, Refusal)]
+    assert len(written) == 1 and refused == ["stale_version"]
+    assert len(threads) == 1
+    if connection.vendor == "postgresql":
+        assert threads[0].startswith("ThreadPoolExecutor")  # the actor's writers, not the database thread
+    assert await sync_to_async(_logged)(held.table.pk) == list(range(1, written[0].version + 1))
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_step_that_writes_other_rows_goes_to_the_database_thread(players, fast_clock):
+async def test_a_step_that_writes_other_rows_goes_through_the_actor_too(players, fast_clock):
     held = await sync_to_async(_playing_now)(players)
     seat = held.game.turn
 
     def timed_out_earlier():
         Seat.objects.filter(table=held.table, position=seat).update(autoplay=True)
-        table_cache.forget_all()
-        return table_cache.read(held.table.pk)
+        return table_state.read(held.table.pk)
 
-    held = await sync_to_async(timed_out_earlier)()
-    outcome = await _play_async(held, players)  # the player is back: autoplay cleared, and the play
+    actor = await _actor(await sync_to_async(timed_out_earlier)())
+    outcome = await _play_through(actor, players)  # the player is back: autoplay cleared, and the play
     stored = await sync_to_async(Seat.objects.get)(table=held.table, position=seat)
-    assert not stored.autoplay and outcome.version == held.version + 1
+    assert not stored.autoplay and not actor.held.seats[seat].autoplay and outcome.version == held.version + 1
     assert await sync_to_async(_logged)(held.table.pk) == list(range(1, outcome.version + 1))
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_clock):
+async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_clock, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's connections come from a pool")
-    held = await sync_to_async(_playing_now)(players)
-    first = await _play_async(held, players)
-    pool = [opened.info.backend_pid for opened in table_rows._opened]
-    assert pool, "the action was written through the loop's pool"
+    actor = await _actor(await sync_to_async(_playing_now)(players))
+    store, writers = table_rows.store_if_at, set()
 
-    def cut():  # the server ends the pool's connections (a restart, a proxy timing them out)
-        with connection.cursor() as cursor:  # only those: the process's other sessions live on
-            cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [pool])
+    def store_noting_the_connection(*arguments):
+        writers.add(connection.connection.info.backend_pid)
+        return store(*arguments)
+
+    monkeypatch.setattr(table_rows, "store_if_at", store_noting_the_connection)
+    first = await _play_through(actor, players)
+
+    def cut():  # the server ends the writers' connections (a restart, a proxy timing them out)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [list(writers)])
             return [ended for (ended,) in cursor.fetchall()]
 
-    assert await sync_to_async(cut)() == [True] * len(pool)
-    after = table_cache.cached(held.table.pk, first.version)
-    outcome = await _play_async(after, players)
+    assert await sync_to_async(cut)() == [True] * len(writers)
+    outcome = await _play_through(actor, players)
     assert outcome.version == first.version + 1
-    assert await sync_to_async(_logged)(held.table.pk) == list(range(1, outcome.version + 1))  # each step once
+    assert await sync_to_async(_logged)(actor.table_id) == list(range(1, outcome.version + 1))  # each step once
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_table_moved_on_elsewhere_is_refused_from_the_loop_and_writes_nothing(players, fast_clock):
+async def test_a_table_moved_on_elsewhere_is_refused_through_the_actor_and_writes_nothing(players, fast_clock):
     held = await sync_to_async(_playing_now)(players)
-
-    def another_process_plays():
-        table_cache.forget_all()
-        version = _play(held, players).version
-        table_cache.forget_all()
-        table_cache.remember(held)  # this process still holds the version before
-        return version
-
-    moved_on = await sync_to_async(another_process_plays)()
+    actor = await _actor(held)
+    moved_on = (await sync_to_async(_play)(held, players, held=None)).version  # another process plays first
     logged = await sync_to_async(_logged)(held.table.pk)
     with pytest.raises(Refusal) as refused:
-        await _play_async(held, players)
+        await _play_through(actor, players)
     assert refused.value.code == "stale_version" and refused.value.params["current"] == moved_on
     assert await sync_to_async(_logged)(held.table.pk) == logged
 
@@ -282,17 +293,15 @@ def test_rows_another_writer_stored_first_make_the_action_stale_not_an_error(pla
     table = make_table(players[0], players=players, pace_ms=1, window_ms=0)
     writer.table_act(table_id=table.pk, action={"type": "start_match"}, expected_version=None, user=players[0])
     drive(table.pk, players, lambda game: game.phase == "bury")
-    table_cache.forget_all()
-    held = table_cache.read(table.pk)
+    held = table_state.read(table.pk)
     dealer = held.game.dealer
     bury = {"type": "bury", "cards": engine.view(held.game, dealer)["hand"][-8:]}
     writer.table_act(table_id=table.pk, action=bury, expected_version=held.version, user=players[dealer])
-    table_cache.forget_all()
-    table_cache.remember(held)  # this process did not hear of the other's bury
+    # This process did not hear of the other's bury: it acts on the version it holds.
     logged = TableEvent.objects.filter(table=table).count()
 
     with pytest.raises(Refusal) as refused:
-        writer.table_act(table_id=table.pk, action=bury, expected_version=held.version, user=players[dealer])
+        writer.table_act(table_id=table.pk, action=bury, expected_version=held.version, user=players[dealer], held=held)
     assert refused.value.code == "stale_version"
     assert Bury.objects.filter(hand__match__table=table).count() == 1
     assert TableEvent.objects.filter(table=table).count() == logged

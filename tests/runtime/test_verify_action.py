@@ -28,8 +28,9 @@ from games import engine
 from games.engine import Refusal
 from games.history import replay
 from games.models import Seat, Table, TableEvent
-from games.runtime import clock, commands, play, writer
+from games.runtime import clock, commands, play
 from games.runtime.commands import Issuer
+from games.web import rooms
 from tests.conftest import make_moderator, make_table, make_user, ws_client
 from tests.table_driver import choose_action, with_bot_move
 
@@ -229,9 +230,7 @@ def loaded(table_id):
 
 async def act(table_id, action, *, user=None, issuer=Issuer.PLAYER):
     table, _seats, _game = await loaded(table_id)
-    return await writer.table_act_async(
-        table_id=table_id, action=action, expected_version=table.version, user=user, issuer=issuer
-    )
+    return await rooms.here().act(table_id, action=action, expected_version=table.version, user=user, issuer=issuer)
 
 
 # The clock's memory (games/runtime/runner.py): the bots looked at this version of the
@@ -281,8 +280,8 @@ async def decide_due(table_id):
 
 async def submit(table_id, decided):
     table, step, action = decided
-    return await writer.table_act_async(
-        table_id=table_id, action=action, expected_version=table.version, issuer=step.issuer
+    return await rooms.here().act(
+        table_id, action=action, expected_version=table.version, user=None, issuer=step.issuer
     )
 
 

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 
 from games.models import Table
 from games.runtime import lifecycle, runner
+from games.runtime.actor import TableActor
 
 
 class Command(BaseCommand):
@@ -21,7 +22,7 @@ class Command(BaseCommand):
 
     async def _serve(self) -> None:
         turns = runner.BotTurns()
-        clocks: dict[int, runner.TableClock] = {}
+        actors: dict[int, TableActor] = {}
         rounds = 0
         while True:
             if rounds % 150 == 0:  # about every five minutes: close the tables nobody visits
@@ -31,8 +32,8 @@ class Command(BaseCommand):
                 lambda: dict(Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", "version"))
             )()
             for table_id, version in versions.items():
-                if table_id not in clocks:
-                    clocks[table_id] = runner.TableClock(table_id, turns)
-                    clocks[table_id].start()
-                clocks[table_id].on_version(version)  # no sockets here tell it of others' changes
+                if table_id not in actors:
+                    actors[table_id] = TableActor(table_id, turns=turns)
+                    actors[table_id].clock.start()
+                await actors[table_id].on_version(version)  # no sockets here tell it of others' changes
             await asyncio.sleep(2.0)

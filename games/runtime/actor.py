@@ -1,0 +1,90 @@
+"""A table's actor in this process (lila's RoundAsyncActor): the one owner of the table's
+live state here, and the one way this process changes the table.
+
+It holds the table as last read or written here (`held`, games/runtime/table_state.py) and
+the table's clock (games/runtime/runner.py). Every command this process issues for the
+table (a socket's, the clock's, a bot's, an answered invitation's) goes through its
+`mailbox`, one at a time: the write path (games/runtime/writer.py) runs on the held table in
+one of the process's writer threads, the written table becomes the held one, the actor's own
+readers are told (`on_version`, which the web room extends with its pushes) and only then
+is "changed, version N" published to the table's group for the other processes. A version
+published by another process reaches `on_version` from the group and is read when someone
+needs it.
+
+Correctness never rests on this memory: every write carries the version it was judged on,
+and the compare-and-set refuses it when another process got there first.
+"""
+
+import asyncio
+from concurrent.futures import Executor
+
+from channels.db import database_sync_to_async
+
+from games import events
+from games.engine import Refusal
+from games.runtime import runner, table_state, writer
+from games.runtime.commands import Issuer
+from games.runtime.table_state import LoadedTable
+
+
+class TableActor:
+    def __init__(self, table_id: int, *, turns: runner.BotTurns, writers: Executor | None = None) -> None:
+        self.table_id = table_id
+        self.group = events.table_group(table_id)
+        self.held: LoadedTable | None = None
+        self.version = 0  # the newest version this actor knows of
+        self.mailbox = asyncio.Lock()  # (asyncio's lock wakes its waiters first come, first served)
+        # The write path runs in one of the process's writer threads (None: its database thread).
+        self.write = database_sync_to_async(writer.table_act, thread_sensitive=writers is None, executor=writers)
+        self.clock = runner.TableClock(self, turns)
+
+    def keep(self, loaded: LoadedTable | None) -> None:
+        """Hold `loaded` (committed) if it is at least as new as what is held."""
+        if loaded is not None and (self.held is None or loaded.version >= self.held.version):
+            self.held = loaded
+
+    async def latest(self, at_least: int | None) -> LoadedTable | None:
+        """The table at version `at_least` or later: the held one, else read (`at_least`
+        None: always read). None: the table does not exist."""
+        held = self.held
+        if at_least is not None and held is not None and held.version >= at_least:
+            return held
+        loaded = await database_sync_to_async(table_state.read)(self.table_id)
+        self.keep(loaded)
+        return loaded
+
+    async def act(
+        self, *, action: dict, expected_version: int | None, user=None, issuer: Issuer = Issuer.PLAYER
+    ) -> writer.Outcome:
+        """Issue one command through the mailbox; returns once this process's readers have
+        been pushed the change and the other processes told of it. Raises the `Refusal`."""
+        async with self.mailbox:
+            try:
+                outcome = await self.write(
+                    table_id=self.table_id,
+                    action=action,
+                    expected_version=expected_version,
+                    user=user,
+                    issuer=issuer,
+                    notify=False,
+                    held=self.held,
+                )
+            except Refusal as refused:
+                # A refusal is an answer, not a fault: nobody reads its traceback, and that
+                # traceback holds the frames of the thread hand-off in a reference cycle with
+                # their futures, garbage that only a full collection frees.
+                raise refused.with_traceback(None) from None
+            self.keep(outcome.table)
+        await self.on_version(outcome.version)
+        await events.send(group=self.group, message=events.table_changed(outcome.version))
+        if outcome.lobby_visible:
+            await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
+        return outcome
+
+    async def on_version(self, version: int) -> None:
+        """A new version of the table exists (written here, or heard from the group): the clock
+        looks again at what falls due. A version heard before is old news."""
+        if version <= self.version:
+            return
+        self.version = version
+        self.clock.on_version(version)
