@@ -12,15 +12,16 @@ object (it makes `game` become the new state). Every rule asks `game.rules`.
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .cards import DEALT_CARDS, KITTY_SIZE, RANKS, VALID, Play, holds, points, shuffled_deck
+from .cards import DEALT_CARDS, KITTY_SIZE, RANKS, VALID, holds, shuffled_deck
 from .declare import Declaration, check_declaration, flip_trump
 from .errors import rule_refusal
 from .follow import is_legal_follow, lead_refusal
-from .game import Game, TrickRecord, deal_receiver
+from .game import Game, deal_receiver, dealer_of, hands_of
 from .order import TrumpContext
-from .scoring import HandResult, hand_outcome, hand_score, is_defender, penalty_delta, throw_penalty
-from .seats import next_seat, team_of
-from .tricks import FailedThrow, check_throw, trick_winner
+from .scoring import penalty_delta, throw_penalty
+from .seats import next_seat
+from .trick_end import finish_trick
+from .tricks import FailedThrow, check_throw
 
 Action = Mapping[str, Any]  # a JSON object from a client, the clock, a bot or the log
 Event = dict[str, Any]  # a JSON object for the log and the readers
@@ -28,18 +29,6 @@ Event = dict[str, Any]  # a JSON object for the log and the readers
 # House rule no_declaration = redeal (§3.4): after this many redeals of one hand the 4th
 # kitty card is turned up after all, so that a table where nobody declares still plays.
 MAX_REDEALS = 3
-
-
-def _hands(game: Game) -> list[list[str]]:
-    """The hands, which exist in every phase but "ready" (start_hand sets them)."""
-    assert game.hands is not None, "no hand has started"
-    return game.hands
-
-
-def _dealer(game: Game) -> int:
-    """The dealer, known from fix_trump on (§3.5)."""
-    assert game.dealer is not None, "the dealer is not known yet"
-    return game.dealer
 
 
 def _phase(game: Game, *phases: str) -> None:
@@ -159,7 +148,7 @@ def deal(game: Game, action: Action) -> tuple[Game, list[Event]]:
     events: list[Event] = []
     first, deck = game.first, game.deck
     assert first is not None and deck is not None
-    hands = list(_hands(game))
+    hands = list(hands_of(game))
     fresh = [False] * 4  # copy each receiving hand once
     for i in range(game.dealt, upto):
         seat = deal_receiver(first=first, index=i)
@@ -181,7 +170,7 @@ def deal(game: Game, action: Action) -> tuple[Game, list[Event]]:
 def declare(game: Game, action: Action) -> tuple[Game, list[Event]]:
     _phase(game, "deal", "last_chance")
     seat, cards = _seat(action), _cards(action)
-    hands, areas, declarations = list(_hands(game)), game.areas, game.declarations
+    hands, areas, declarations = list(hands_of(game)), game.areas, game.declarations
     assert areas is not None and declarations is not None
     new = check_declaration(seat, cards, hands[seat], game.standing, game.level, game.rules)
     areas = list(areas)
@@ -248,7 +237,7 @@ def fix_trump(game: Game, action: Action) -> tuple[Game, list[Event]]:
         if g.dealer is None:
             g.dealer = 0
     # §3.4: declaration areas go back to their owners; §4.1: the dealer picks up the kitty.
-    hands = [h + a for h, a in zip(_hands(game), game.areas)]
+    hands = [h + a for h, a in zip(hands_of(game), game.areas)]
     hands[g.dealer] = hands[g.dealer] + kitty
     g.hands, g.areas = hands, [[], [], [], []]
     g.phase = "bury"
@@ -265,7 +254,7 @@ def bury(game: Game, action: Action) -> tuple[Game, list[Event]]:
         raise rule_refusal("not_dealer")
     if len(cards) != KITTY_SIZE:
         raise rule_refusal("bury_needs_8")
-    hands = _hands(game)
+    hands = hands_of(game)
     if not holds(hands[seat], cards):
         raise rule_refusal("cards_not_in_hand")
     g = game.evolve()
@@ -287,7 +276,7 @@ def check_play(game: Game, seat: int, cards: list[str], ctx: TrumpContext | None
     play context, when the caller has it already."""
     if seat != game.turn:
         raise rule_refusal("not_your_turn")
-    hands = _hands(game)
+    hands = hands_of(game)
     hand = hands[seat]
     ctx = ctx or game.play_context()
     if not game.trick:
@@ -315,7 +304,7 @@ def play(game: Game, action: Action) -> tuple[Game, list[Event]]:
     if failed is not None:
         # §5.3: a failed throw leads only the forced component and costs a penalty.
         penalty = throw_penalty(attempted=cards, forced=failed["forced"], penalty=failed["penalty"], rules=g.rules)
-        delta = penalty_delta(seat=seat, dealer=_dealer(game), penalty=penalty)
+        delta = penalty_delta(seat=seat, dealer=dealer_of(game), penalty=penalty)
         g.penalties += delta
         g.last_failed_throw = {
             "seat": seat,
@@ -329,7 +318,7 @@ def play(game: Game, action: Action) -> tuple[Game, list[Event]]:
         events.append(dict(g.last_failed_throw, type="throw_failed"))
         cards = failed["forced"]
     # Copy-on-write, inline: this is the hot path of every hand (bench/engine.py).
-    hands = _hands(game).copy()
+    hands = hands_of(game).copy()
     hand = hands[seat] = hands[seat].copy()
     for c in cards:
         hand.remove(c)
@@ -339,74 +328,7 @@ def play(game: Game, action: Action) -> tuple[Game, list[Event]]:
     if len(g.trick) < 4:
         g.turn = next_seat(seat)
         return g, events
-    return g, events + _finish_trick(g, g.trick, tricks, ctx)
-
-
-def _finish_trick(g: Game, trick: list[Play], tricks: list[TrickRecord], ctx: TrumpContext) -> list[Event]:
-    """Resolve the full `trick` on the new Game `g` (`tricks`: the old list, not changed)."""
-    winner = trick_winner(trick, ctx)
-    pts = sum(points(c) for _, c in trick)
-    if is_defender(winner, _dealer(g)):
-        g.defender_points += pts  # §5.6: points count for the winner's team
-    assert g.leader is not None
-    record: TrickRecord = {"leader": g.leader, "plays": trick, "winner": winner, "points": pts}
-    g.tricks = tricks + [record]
-    events: list[Event] = [{"type": "trick_won", "seat": winner, "points": pts, "trick_no": len(g.tricks)}]
-    g.trick = []
-    g.leader = g.turn = winner
-    if not any(_hands(g)):
-        events += _finish_hand(g, record, ctx)
-    return events
-
-
-def _finish_hand(g: Game, last: TrickRecord, ctx: TrumpContext) -> list[Event]:
-    """§6 kitty bonus, §7 score, §8 levels, next dealer and match end (on the new Game)."""
-    dealer, buried, kitty, declarations, trump = _dealer(g), g.buried, g.kitty, g.declarations, g.trump
-    assert buried is not None and kitty is not None and declarations is not None and trump is not None
-    score, mult, bonus = hand_score(
-        last_plays=last["plays"],
-        last_winner=last["winner"],
-        buried=buried,
-        dealer=dealer,
-        trick_points=g.defender_points,
-        penalties=g.penalties,
-        ctx=ctx,
-        rules=g.rules,
-    )
-    outcome = hand_outcome(dealer, g.levels, score, g.rules)
-    result = HandResult(
-        hand_no=g.hand_no,
-        dealer=dealer,
-        dealer_team=team_of(dealer),
-        level=g.level,
-        trump=trump,
-        flipped=g.flipped,
-        declarations=tuple(declarations),
-        kitty=tuple(kitty),
-        buried=tuple(buried),
-        trick_points=g.defender_points,
-        kitty_points=points(buried),
-        kitty_multiplier=mult,
-        kitty_bonus=bonus,
-        penalties=g.penalties,
-        defenders_score=score,
-        levels_before=g.levels,
-        levels_after=outcome["levels"],
-        level_change=outcome["level_change"],
-        next_dealer=outcome["next_dealer"],
-        winner=outcome["winner"],
-    ).to_json()
-    g.result = result
-    g.levels = dict(outcome["levels"])
-    g.turn = None
-    events: list[Event] = [{"type": "hand_scored", "result": result}]
-    if outcome["winner"] is not None:
-        g.winner = outcome["winner"]
-        g.phase = "finished"
-        events.append({"type": "match_won", "team": g.winner})
-    else:
-        g.phase = "scored"
-    return events
+    return g, events + finish_trick(g, g.trick, tricks, ctx)
 
 
 HANDLERS: dict[str, Callable[[Game, Action], tuple[Game, list[Event]]]] = {

@@ -54,6 +54,18 @@ def deal_receiver(*, first: int, index: int) -> int:
     return next_seat(first, index)
 
 
+def hands_of(game: "Game") -> list[list[str]]:
+    """The hands, which exist in every phase but "ready" (start_hand sets them)."""
+    assert game.hands is not None, "no hand has started"
+    return game.hands
+
+
+def dealer_of(game: "Game") -> int:
+    """The dealer, known from fix_trump on (§3.5)."""
+    assert game.dealer is not None, "the dealer is not known yet"
+    return game.dealer
+
+
 class TrickRecord(TypedDict):
     """A finished trick as a Game keeps it."""
 
