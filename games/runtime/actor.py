@@ -5,7 +5,7 @@ It holds the table as last read or written here (`held`, games/runtime/table_sta
 the table's clock (games/runtime/runner.py). Every command this process issues for the
 table (a socket's, the clock's, a bot's, an answered invitation's) goes through its
 `mailbox`, one at a time: the write path (games/runtime/writer.py) runs on the held table in
-one of the process's writer threads, the written table becomes the held one, the actor's own
+the process's database thread, the written table becomes the held one, the actor's own
 readers are told (`on_version`, which the web room extends with its pushes) and only then
 is "changed, version N" published to the table's group for the other processes. A version
 published by another process reaches `on_version` from the group and is read when someone
@@ -16,7 +16,6 @@ and the compare-and-set refuses it when another process got there first.
 """
 
 import asyncio
-from concurrent.futures import Executor
 
 from channels.db import database_sync_to_async
 
@@ -28,14 +27,12 @@ from games.runtime.table_state import LoadedTable
 
 
 class TableActor:
-    def __init__(self, table_id: int, *, turns: runner.BotTurns, writers: Executor | None = None) -> None:
+    def __init__(self, table_id: int, *, turns: runner.BotTurns) -> None:
         self.table_id = table_id
         self.group = events.table_group(table_id)
         self.held: LoadedTable | None = None
         self.version = 0  # the newest version this actor knows of
         self.mailbox = asyncio.Lock()  # (asyncio's lock wakes its waiters first come, first served)
-        # The write path runs in one of the process's writer threads (None: its database thread).
-        self.write = database_sync_to_async(writer.table_act, thread_sensitive=writers is None, executor=writers)
         self.clock = runner.TableClock(self, turns)
 
     def keep(self, loaded: LoadedTable | None) -> None:
@@ -60,7 +57,7 @@ class TableActor:
         been pushed the change and the other processes told of it. Raises the `Refusal`."""
         async with self.mailbox:
             try:
-                outcome = await self.write(
+                outcome = await database_sync_to_async(writer.table_act)(
                     table_id=self.table_id,
                     action=action,
                     expected_version=expected_version,

@@ -12,16 +12,25 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.utils import timezone
 
 from games.engine import Refusal
 from games.models import Table
-from games.runtime import clock, play, thinking, writer
+from games.runtime import clock, play, table_state, thinking, writer
+from games.runtime.commands import Issuer
 
-if TYPE_CHECKING:
-    from games.runtime.actor import TableActor
+
+class Actor(Protocol):
+    """What a clock needs of its table's actor (games/runtime/actor.py, which owns the clock)."""
+
+    table_id: int
+
+    async def latest(self, at_least: int | None) -> table_state.LoadedTable | None: ...
+
+    async def act(self, *, action: dict, expected_version: int | None, issuer: Issuer) -> writer.Outcome: ...
+
 
 log = logging.getLogger(__name__)
 IDLE_RECHECK_S = 30.0
@@ -62,7 +71,7 @@ class TableClock:
     hears of a newer version, `on_version`) and submits the step with the version it holds,
     through its table's actor."""
 
-    def __init__(self, actor: "TableActor", turns: BotTurns) -> None:
+    def __init__(self, actor: Actor, turns: BotTurns) -> None:
         # Weakly: the actor holds its clock, and a cycle between them would leave every closed
         # room to a full collection (tests/runtime/test_refusal_garbage.py).
         self._actor = weakref.ref(actor)
@@ -107,7 +116,7 @@ class TableClock:
         return woken
 
     @property
-    def actor(self) -> "TableActor":
+    def actor(self) -> Actor:
         actor = self._actor()
         if actor is None:  # (a clock runs only while its actor's room or runtables holds it)
             raise RuntimeError(f"table {self.table_id}: the clock outlived its actor")

@@ -19,8 +19,8 @@
    (games/events.py); any other caller (a page, an admin, a management command) has it
    published once committed, and the table's actors hear it from the group.
 
-No row lock is taken: the version is the lock. It runs in a thread (an actor's writers, or
-the caller's own); the handlers register themselves (games/runtime/play.py, seating.py,
+No row lock is taken: the version is the lock. It runs in the process's database thread (an
+actor's) or the caller's own; the handlers register themselves (games/runtime/play.py, seating.py,
 games/moderation/tables.py) and are imported at start-up by `GamesConfig.ready`: this module
 imports none of them, nor any of its callers.
 """

@@ -18,7 +18,6 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,12 +61,11 @@ class TableRoom(TableActor):
         table_id: int,
         *,
         turns: runner.BotTurns,
-        writers: Executor | None,
         heartbeat: presence.Heartbeat,
         someone_present: Callable[[], None],
         emptied: Callable[["TableRoom"], None],
     ) -> None:
-        super().__init__(table_id, turns=turns, writers=writers)
+        super().__init__(table_id, turns=turns)
         self.heartbeat = heartbeat
         self.someone_present = someone_present
         self.emptied = emptied

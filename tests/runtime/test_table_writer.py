@@ -1,14 +1,12 @@
 """The write path (games/runtime/writer.py): a command acted on the version the table's actor
 holds is applied to it and stored by one statement that writes only while the table is still
 at that version; a refused or stale action writes nothing. Through the actor
-(games/runtime/actor.py): one command at a time, in the process's writer threads, and the
-written table held."""
+(games/runtime/actor.py): one command at a time, and the written table held."""
 
 import asyncio
 import random
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
@@ -175,7 +173,7 @@ def _playing_now(players):
 
 
 async def _actor(held):
-    actor = TableActor(held.table.pk, turns=runner.BotTurns(), writers=ThreadPoolExecutor(2))
+    actor = TableActor(held.table.pk, turns=runner.BotTurns())
     actor.keep(held)
     return actor
 
@@ -210,25 +208,23 @@ async def test_an_actor_stores_its_command_holds_it_and_then_tells_the_group(pla
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_actors_commands_are_written_one_at_a_time_in_its_writer_threads(players, fast_clock, monkeypatch):
+async def test_an_actors_commands_are_written_one_at_a_time(players, fast_clock, monkeypatch):
     held = await sync_to_async(_playing_now)(players)
     actor = await _actor(held)
-    store, threads = table_rows.store_if_at, []
+    store, stored = table_rows.store_if_at, []
 
-    def store_noting_the_thread(*arguments):
-        threads.append(threading.current_thread().name)
+    def store_counted(*arguments):
+        stored.append(arguments[2])  # the version it writes at
         return store(*arguments)
 
-    monkeypatch.setattr(table_rows, "store_if_at", store_noting_the_thread)
+    monkeypatch.setattr(table_rows, "store_if_at", store_counted)
     # The same play sent twice at once (a double click): the first is written, the second finds
     # the actor holding the newer version and is refused without reaching the database.
     results = await asyncio.gather(_play_through(actor, players), _play_through(actor, players), return_exceptions=True)
     written = [r for r in results if isinstance(r, writer.Outcome)]
     refused = [r.code for r in results if isinstance(r, Refusal)]
     assert len(written) == 1 and refused == ["stale_version"]
-    assert len(threads) == 1
-    if connection.vendor == "postgresql":
-        assert threads[0].startswith("ThreadPoolExecutor")  # the actor's writers, not the database thread
+    assert stored == [held.version]  # the second never reached the database
     assert await sync_to_async(_logged)(held.table.pk) == list(range(1, written[0].version + 1))
 
 
@@ -256,16 +252,17 @@ async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_
     store, writers = table_rows.store_if_at, set()
 
     def store_noting_the_connection(*arguments):
-        writers.add(connection.connection.info.backend_pid)
+        writers.add(connection.connection.info.backend_pid)  # the database thread's, for this write
         return store(*arguments)
 
     monkeypatch.setattr(table_rows, "store_if_at", store_noting_the_connection)
     first = await _play_through(actor, players)
 
-    def cut():  # the server ends the writers' connections (a restart, a proxy timing them out)
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [list(writers)])
-            return [ended for (ended,) in cursor.fetchall()]
+    def cut():  # the server ends the writer's connection (a restart, a proxy timing them out)
+        params = connection.get_connection_params()  # a connection of its own: not one of the pool's
+        with psycopg.connect(**{**params, "autocommit": True}) as own:
+            ended = own.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [list(writers)])
+            return [ended for (ended,) in ended.fetchall()]
 
     assert await sync_to_async(cut)() == [True] * len(writers)
     outcome = await _play_through(actor, players)
