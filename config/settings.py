@@ -216,6 +216,10 @@ GAMES_NEXT_HAND_DELAY_MS = int(os.environ.get("GAMES_NEXT_HAND_DELAY_MS", "8000"
 GAMES_DEAL_LEAD_IN_MS = int(os.environ.get("GAMES_DEAL_LEAD_IN_MS", "500"))
 # The deal's pace (ms per card) of a table created without one: Play now, a guest's table.
 GAMES_DEAL_PACE_MS = int(os.environ.get("GAMES_DEAL_PACE_MS", "150"))
+# PostgreSQL connections of each server process's event loop for the write path's one
+# statement (games/runtime/table_rows.py): commits in flight at once; 0: every write goes
+# through the process's database thread.
+GAMES_WRITE_CONNECTIONS = int(os.environ.get("GAMES_WRITE_CONNECTIONS", "4"))
 # For tests and benchmarks only: when set, every deck is shuffled from this seed and the
 # hand's number (games/runtime/play.py), so a run deals the same hands; unset, from secrets.
 GAMES_DECK_SEED = os.environ.get("GAMES_DECK_SEED", "")

@@ -4,8 +4,9 @@ live state here, and the one way this process changes the table.
 It holds the table as last read or written here (`held`, games/runtime/table_state.py) and
 the table's clock (games/runtime/runner.py). Every command this process issues for the
 table (a socket's, the clock's, a bot's, an answered invitation's) goes through its
-`mailbox`, one at a time: the write path (games/runtime/writer.py) runs on the held table in
-the process's database thread, the written table becomes the held one, the actor's own
+`mailbox`, one at a time: the write path (games/runtime/writer.py) runs on the held table
+(an engine step on the event loop, stored by one statement; anything else in the process's
+database thread), the written table becomes the held one, the actor's own
 readers are told (`on_version`, which the web room extends with its pushes) and only then
 is "changed, version N" published to the table's group for the other processes. A version
 published by another process reaches `on_version` from the group and is read when someone
@@ -57,13 +58,12 @@ class TableActor:
         been pushed the change and the other processes told of it. Raises the `Refusal`."""
         async with self.mailbox:
             try:
-                outcome = await database_sync_to_async(writer.table_act)(
+                outcome = await writer.table_act_async(
                     table_id=self.table_id,
                     action=action,
                     expected_version=expected_version,
                     user=user,
                     issuer=issuer,
-                    notify=False,
                     held=self.held,
                 )
             except Refusal as refused:

@@ -85,6 +85,10 @@ class Command:
     may: frozenset[Role]
     refusal: tuple[str, str]  # (code, translatable sentence) for an issuer who may not
     lobby_visible: bool  # the lobby's list shows what it changes (seats, status)
+    # Its handler only steps the engine, so sockets and the clock may run it on the event
+    # loop and store it by one statement (games/runtime/writer.py); a step that reads or
+    # writes other rows after all is done again in the database thread.
+    from_memory: bool
 
     def refuse(self) -> Refusal:
         return Refusal(*self.refusal)
@@ -100,6 +104,7 @@ def command(
     may: set[Role],
     refusal: tuple[str, str] = NOT_ALLOWED,
     lobby_visible: bool = False,
+    from_memory: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Register the decorated function as the handler of these command types."""
 
@@ -113,6 +118,7 @@ def command(
                 may=frozenset(may),
                 refusal=refusal,
                 lobby_visible=lobby_visible,
+                from_memory=from_memory,
             )
         return handler
 

@@ -99,7 +99,7 @@ def _due(table: Table, game: engine.Game, seats: list[Seat], action: dict, now: 
         raise _not_due()
 
 
-@command("declare", "bury", "play", may={Role.SEATED}, refusal=NOT_SEATED)
+@command("declare", "bury", "play", may={Role.SEATED}, refusal=NOT_SEATED, from_memory=True)
 def player_move(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
@@ -113,7 +113,7 @@ def player_move(
     return _run_engine(table, game, _catch_up_deal(table, game, now) + [move], now)
 
 
-@command("play_forced", may={Role.SEATED}, refusal=NOT_SEATED)
+@command("play_forced", may={Role.SEATED}, refusal=NOT_SEATED, from_memory=True)
 def forced_move(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime
 ) -> list[Applied]:
@@ -168,6 +168,7 @@ def bots_take_over(
     "fix_trump",
     lobby_visible=False,
     may={Role.CLOCK},
+    from_memory=True,
     refusal=("not_allowed", gettext_noop("Only the table's clock can do that.")),
 )
 def clock_step(
@@ -236,6 +237,7 @@ def bot_decide(*, loaded, step_action: dict, now: datetime) -> dict | None:
     *BOT_STEPS,
     may={Role.BOT},
     refusal=("not_allowed", gettext_noop("Only the server plays for bots.")),
+    from_memory=True,
 )
 def bot_move(
     *, table: Table, seats: list[Seat], game: engine.Game | None, action: dict, user, issuer: Issuer, now: datetime

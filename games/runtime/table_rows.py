@@ -9,13 +9,20 @@ version and writes nothing) and the log rows, sent as one JSON array, go in only
 wrote. On SQLite (the embedded default) the ORM does the same in two statements.
 """
 
+import asyncio
+import logging
+import os
+import weakref
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
+import psycopg
+from django.conf import settings
 from django.db import connection
 from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
 
 from games.models import Table, TableEvent
 
@@ -105,3 +112,88 @@ def _values(table: Table, rows: list[LogRow], version: int, now: datetime) -> li
         for r in rows
     ]
     return [*saved, table.pk, version, now, Jsonb(logged, dumps=_dumps)]
+
+
+# --- from the event loop ------------------------------------------------------------------
+# Sockets and the clock store an engine step on the version this process holds from the
+# event loop itself (games/runtime/writer.py): no hand-off to the process's one database
+# thread, whose one connection would commit one action at a time (each commit waits for the
+# disk) with every other database call of the process queued behind. The loop borrows a
+# connection from a pool of its own (psycopg_pool), in autocommit: the statement is its own
+# transaction. Its values are bound by the server, and psycopg prepares the statement once
+# it has run a few times, so PostgreSQL does not parse and plan it again on every action.
+
+_pool: AsyncConnectionPool | None = None
+_pool_loop: asyncio.AbstractEventLoop | None = None  # the loop it was opened in
+_opened: "weakref.WeakSet[psycopg.AsyncConnection]" = weakref.WeakSet()  # its connections
+_PREPARE_AFTER = 5  # runs of the statement before psycopg prepares it (psycopg's default)
+log = logging.getLogger(__name__)
+
+
+def stores_from_loop() -> bool:
+    """Whether the event loop stores engine steps itself. Django refusing every query on the
+    loop is what stops a step that needs other rows there; where that refusal is switched
+    off (DJANGO_ALLOW_ASYNC_UNSAFE), everything goes through the database thread."""
+    return (
+        settings.GAMES_WRITE_CONNECTIONS > 0
+        and connection.vendor == "postgresql"
+        and not os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    )
+
+
+async def store_if_at_async(table: Table, rows: list[LogRow], version: int, now: datetime) -> bool:
+    """`store_if_at` from the event loop, in a transaction of its own: True if stored; False
+    if the table has moved on, or if the connection failed — whether the statement was
+    committed is then unknown, and the caller asks the database thread, which reads what is
+    true."""
+    values = _values(table, rows, version, now)
+    try:
+        pool = await _loop_pool()
+        async with pool.connection() as borrowed:
+            cursor = await borrowed.execute(_STORE, values)
+            found = await cursor.fetchone()
+    except psycopg.Error as error:
+        log.warning("table %s: the loop's connection failed (%s); the database thread takes over", table.pk, error)
+        return False
+    return found is not None and found[0] == 1
+
+
+async def _loop_pool() -> AsyncConnectionPool:
+    """The running event loop's pool, opened on first use (a server process has one loop; a
+    test has one of its own, so an earlier test's pool is closed first)."""
+    global _pool, _pool_loop
+    loop = asyncio.get_running_loop()
+    if _pool is not None and _pool_loop is not loop:
+        close_loop_pool()
+    if _pool is None:
+        params = connection.get_connection_params()  # Django's own: database, user, adapters
+        params.update(cursor_factory=psycopg.AsyncCursor, prepare_threshold=_PREPARE_AFTER, autocommit=True)
+        _pool, _pool_loop = (
+            AsyncConnectionPool(
+                kwargs=params,
+                min_size=1,
+                max_size=settings.GAMES_WRITE_CONNECTIONS,
+                timeout=2,  # lent within milliseconds, unless the database is away: then fail soon
+                configure=_opened_here,
+                open=False,
+            ),
+            loop,
+        )
+    if _pool.closed:
+        await _pool.open()
+    return _pool
+
+
+async def _opened_here(opened: psycopg.AsyncConnection) -> None:
+    _opened.add(opened)
+
+
+def close_loop_pool() -> None:
+    """Close the event loop's pool and its connections, from any thread or loop: tests end
+    theirs before their database is dropped. (Its own `close()` must run in its loop, which
+    has ended by then.)"""
+    global _pool, _pool_loop
+    for opened in list(_opened):
+        opened.pgconn.finish()
+    _opened.clear()
+    _pool = _pool_loop = None

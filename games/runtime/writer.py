@@ -19,15 +19,18 @@
    (games/events.py); any other caller (a page, an admin, a management command) has it
    published once committed, and the table's actors hear it from the group.
 
-No row lock is taken: the version is the lock. It runs in the process's database thread (an
-actor's) or the caller's own; the handlers register themselves (games/runtime/play.py, seating.py,
-games/moderation/tables.py) and are imported at start-up by `GamesConfig.ready`: this module
-imports none of them, nor any of its callers.
+No row lock is taken: the version is the lock. An actor calls `table_act_async`: an engine
+step on the version it holds is stored from the event loop by one statement, anything else
+runs `table_act` in the process's database thread. The handlers register themselves
+(games/runtime/play.py, seating.py, games/moderation/tables.py) and are imported at
+start-up by `GamesConfig.ready`: this module imports none of them, nor any of its callers.
 """
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from channels.db import database_sync_to_async
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -147,6 +150,61 @@ def _act(
             if loaded.version == acted_on:
                 raise
     raise _stale(loaded.version, acted_on)
+
+
+async def table_act_async(
+    *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, held: LoadedTable | None
+) -> Outcome:
+    """`table_act` from the event loop (for a table's actor, games/runtime/actor.py), which tells
+    everyone itself. An engine step on the version the actor holds is taken right there: the
+    step on private copies, then the one statement on a connection of the loop's own pool
+    (`table_rows.store_if_at_async`): no hand-off to the process's database thread, whose one
+    connection would commit one action at a time with every other database call of the
+    process queued behind. Anything else runs `table_act` in that thread."""
+    outcome = await _on_the_loop(
+        table_id=table_id, action=action, expected_version=expected_version, user=user, issuer=issuer, held=held
+    )
+    if outcome is None:
+        outcome = await database_sync_to_async(table_act)(
+            table_id=table_id,
+            action=action,
+            expected_version=expected_version,
+            user=user,
+            issuer=issuer,
+            notify=False,
+            held=held,
+        )
+    return outcome
+
+
+async def _on_the_loop(
+    *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, held: LoadedTable | None
+) -> Outcome | None:
+    """The steps of `table_act` for an engine command on the held version, or None. Django
+    refuses any query on the loop, so a step that reads or writes other rows (a seat's
+    autoplay, a hand started or scored, a bury) stops there, as does a table that moved on
+    meanwhile or a failed connection: None, and the database thread does it all again."""
+    if expected_version is None or held is None or not table_rows.stores_from_loop():
+        return None
+    if held.version > expected_version:  # committed, so the table has moved on
+        raise _stale(held.version, expected_version)
+    command = command_for(action.get("type"))
+    if (
+        held.version != expected_version
+        or command is None
+        or not command.from_memory
+        or held.table.status == Table.Status.CLOSED
+    ):
+        return None
+    table, seats = held.rows_for_writing()
+    game = engine.Game.sharing(table.state) if table.state is not None else None
+    try:
+        change = _change(table, seats, game, action, user, issuer)
+    except SynchronousOnlyOperation:
+        return None
+    if not await table_rows.store_if_at_async(change.table, change.rows, expected_version, change.now):
+        return None
+    return _stored(change, notify=False)
 
 
 def _load(table_id: int, expected_version: int | None, held: LoadedTable | None) -> LoadedTable:

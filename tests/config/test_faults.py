@@ -21,7 +21,7 @@ from django.utils import timezone
 from config.env import channel_layer_from_url
 from games import engine
 from games.models import Seat, TableEvent
-from games.runtime import clock
+from games.runtime import clock, table_rows
 from tests.conftest import make_table, session_cookie
 from tests.servers import LiveClient, Server, Stack
 from tests.services import OwnPostgres, OwnRedis
@@ -35,8 +35,9 @@ DONE = ("scored", "finished")
 def _close_connections():
     connections.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    # The pool's connections were made for the database before (config/env.py).
+    # The pools' connections were made for the database before (config/env.py, table_rows).
     connections["default"].close_pool()
+    table_rows.close_loop_pool()
 
 
 def _connections_died() -> None:

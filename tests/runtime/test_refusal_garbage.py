@@ -57,7 +57,7 @@ async def test_a_refused_write_leaves_its_exception_to_reference_counting(player
     hand_off_frames = [
         o.f_code.co_qualname
         for o in garbage
-        if type(o).__name__ == "frame" and o.f_code.co_qualname in ("table_act", "TableActor.act")
+        if type(o).__name__ == "frame" and o.f_code.co_qualname in ("table_act", "table_act_async", "TableActor.act")
     ]
     del garbage
     assert refusals == []

@@ -1,12 +1,12 @@
 """The write path (games/runtime/writer.py): a command acted on the version the table's actor
 holds is applied to it and stored by one statement that writes only while the table is still
 at that version; a refused or stale action writes nothing. Through the actor
-(games/runtime/actor.py): one command at a time, and the written table held."""
+(games/runtime/actor.py): one command at a time, an engine step stored from the event loop,
+and the written table held."""
 
 import asyncio
 import random
 
-import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
@@ -211,13 +211,17 @@ async def test_an_actor_stores_its_command_holds_it_and_then_tells_the_group(pla
 async def test_an_actors_commands_are_written_one_at_a_time(players, fast_clock, monkeypatch):
     held = await sync_to_async(_playing_now)(players)
     actor = await _actor(held)
-    store, stored = table_rows.store_if_at, []
+    stored = []
 
-    def store_counted(*arguments):
-        stored.append(arguments[2])  # the version it writes at
-        return store(*arguments)
+    def counted(store):
+        def store_counted(*arguments):
+            stored.append(arguments[2])  # the version it writes at
+            return store(*arguments)
 
-    monkeypatch.setattr(table_rows, "store_if_at", store_counted)
+        return store_counted
+
+    monkeypatch.setattr(table_rows, "store_if_at", counted(table_rows.store_if_at))
+    monkeypatch.setattr(table_rows, "store_if_at_async", counted(table_rows.store_if_at_async))
     # The same play sent twice at once (a double click): the first is written, the second finds
     # the actor holding the newer version and is refused without reaching the database.
     results = await asyncio.gather(_play_through(actor, players), _play_through(actor, players), return_exceptions=True)
@@ -226,6 +230,22 @@ async def test_an_actors_commands_are_written_one_at_a_time(players, fast_clock,
     assert len(written) == 1 and refused == ["stale_version"]
     assert stored == [held.version]  # the second never reached the database
     assert await sync_to_async(_logged)(held.table.pk) == list(range(1, written[0].version + 1))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_engine_step_on_the_held_version_is_stored_from_the_event_loop(players, fast_clock, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("on SQLite every write goes through the database thread")
+    actor = await _actor(await sync_to_async(_playing_now)(players))
+    await _play_through(actor, players)  # the hand's rows, as its first write read them, held from now on
+
+    def no_database_thread(**_arguments):
+        raise AssertionError("an engine step on the held version went to the database thread")
+
+    monkeypatch.setattr(writer, "table_act", no_database_thread)
+    for _ in range(8):  # more than the loop's pool has connections
+        outcome = await _play_through(actor, players)
+    assert await sync_to_async(_logged)(actor.table_id) == list(range(1, outcome.version + 1))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -245,26 +265,21 @@ async def test_a_step_that_writes_other_rows_goes_through_the_actor_too(players,
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_clock, monkeypatch):
+async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_clock):
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's connections come from a pool")
     actor = await _actor(await sync_to_async(_playing_now)(players))
-    store, writers = table_rows.store_if_at, set()
-
-    def store_noting_the_connection(*arguments):
-        writers.add(connection.connection.info.backend_pid)  # the database thread's, for this write
-        return store(*arguments)
-
-    monkeypatch.setattr(table_rows, "store_if_at", store_noting_the_connection)
+    await _play_through(actor, players)  # read the hand's rows: the next is stored from the loop
     first = await _play_through(actor, players)
+    pool = [opened.info.backend_pid for opened in table_rows._opened]
+    assert pool, "the action was written through the loop's pool"
 
-    def cut():  # the server ends the writer's connection (a restart, a proxy timing them out)
-        params = connection.get_connection_params()  # a connection of its own: not one of the pool's
-        with psycopg.connect(**{**params, "autocommit": True}) as own:
-            ended = own.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [list(writers)])
-            return [ended for (ended,) in ended.fetchall()]
+    def cut():  # the server ends the pool's connections (a restart, a proxy timing them out)
+        with connection.cursor() as cursor:  # only those: the process's other sessions live on
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [pool])
+            return [ended for (ended,) in cursor.fetchall()]
 
-    assert await sync_to_async(cut)() == [True] * len(writers)
+    assert await sync_to_async(cut)() == [True] * len(pool)
     outcome = await _play_through(actor, players)
     assert outcome.version == first.version + 1
     assert await sync_to_async(_logged)(actor.table_id) == list(range(1, outcome.version + 1))  # each step once
