@@ -8,8 +8,11 @@ websocket clients, its measures):
 - creates a public pairs event of one round, 2 × --tables pairs (4 × --tables bench users),
   all checked in, and starts its round through the services: --tables real tables, each
   playing the same boards; every person's seat is then played for them (autoplay, as after a
-  time-out), so the server's bots drive every table at GAMES_BOT_DELAY_MS;
-- starts ONE server process and opens each table's four seated players' sockets; with
+  time-out), so the server's bots drive every table at GAMES_BOT_DELAY_MS (about an action a
+  second per table);
+- starts ONE server process and opens four spectators' sockets per table (other bench
+  users, with the table's invitation: a seated player's socket would take the seat back from
+  the bot and leave it to the turn's time limit); with
   --split, the production stack's split (config/stack/): that process serves the sockets
   only, and a second one, a page process, serves the event page;
 - once every table plays cards, for --seconds: the live-table figures of bench/live.py (each accepted action → a "state"
@@ -47,7 +50,8 @@ TARGET_PAGE_P99_MS = 50.0
 
 
 def make_event(tables: int):
-    """A running event of `tables` tables; returns (event id, [(table id, seat, cookie)])."""
+    """A running event of `tables` tables; returns (event id, [(table id, invitation query, a
+    spectator's cookie)])."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
     from live_data import make_users, session_cookie
@@ -67,8 +71,9 @@ def make_event(tables: int):
         round_minutes=60,
         starts_at=timezone.now() + timedelta(minutes=1),
     )
-    users = make_users(4 * tables)
-    for first, second in zip(users[::2], users[1::2], strict=True):
+    users = make_users(8 * tables)
+    players, watchers = users[: 4 * tables], iter(users[4 * tables :])
+    for first, second in zip(players[::2], players[1::2], strict=True):
         service.event_register(event_id=event.pk, user=first, partner=second)
         service.event_partner_confirm(event_id=event.pk, user=second)
         service.event_check_in(event_id=event.pk, user=first)
@@ -76,8 +81,8 @@ def make_event(tables: int):
     Seat.objects.filter(table__event_table__round__event=event, user__isnull=False).update(autoplay=True)
     sockets = []
     for at in EventTable.objects.filter(round__event=event).select_related("table"):
-        for seat in at.table.seats.select_related("user").filter(user__isnull=False):
-            sockets.append((at.table_id, seat.position, session_cookie(seat.user)))
+        for _ in range(4):
+            sockets.append((at.table_id, f"?invite={at.table.invite_code}", session_cookie(next(watchers))))
     return event.pk, sockets
 
 
@@ -110,7 +115,9 @@ async def run(args, port, server_env, log_path) -> dict:
     def in_db(fn, *a):
         return loop.run_in_executor(db, lambda: fn(*a))
 
-    print(f"setup: an event of {args.tables} tables, {4 * args.tables} players (their seats autoplayed)")
+    print(
+        f"setup: an event of {args.tables} tables, {4 * args.tables} players (their seats autoplayed), 4 spectators each"
+    )
     event_id, sockets = await in_db(make_event, args.tables)
     pid = await loop.run_in_executor(None, live.start_server, port, server_env, log_path)
     print(f"server: pid {pid} on {LOOPBACK}:{port}, log {log_path}")
@@ -119,7 +126,7 @@ async def run(args, port, server_env, log_path) -> dict:
         page_port = live.free_port()
         page_pid = await loop.run_in_executor(None, live.start_server, page_port, server_env, log_path)
         print(f"page server: pid {page_pid} on {LOOPBACK}:{page_port}")
-    clients = [live.Client(table_id, seat, cookie) for table_id, seat, cookie in sockets]
+    clients = [live.Client(table_id, None, cookie, query=query) for table_id, query, cookie in sockets]
     retries = await live.open_all(clients, port)
     table_ids = sorted({c.table_id for c in clients})
     # The window opens once every table plays cards (the deal is the clock's, not actions).

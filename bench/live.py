@@ -171,8 +171,8 @@ def start_server(port, env, log_path):
 class Client:
     """One websocket of a table; keeps the arrival time of every message."""
 
-    def __init__(self, table_id: int, seat, cookie: str, host: str = LOOPBACK):
-        self.table_id, self.seat, self.cookie, self.host = table_id, seat, cookie, host
+    def __init__(self, table_id: int, seat, cookie: str, host: str = LOOPBACK, query: str = ""):
+        self.table_id, self.seat, self.cookie, self.host, self.query = table_id, seat, cookie, host, query
         self.states: list[tuple[int, float]] = []  # (version, arrival)
         self.cards: list[tuple[int, float]] = []  # (dealt count, arrival)
         self.kinds = Counter()
@@ -188,7 +188,7 @@ class Client:
         self.closing = False
         self.first_state = asyncio.get_running_loop().create_future()
         self.conn = await connect(
-            f"ws://{self.host}:{port}/ws/table/{self.table_id}/",
+            f"ws://{self.host}:{port}/ws/table/{self.table_id}/{self.query}",
             origin=f"http://{self.host}:{port}",
             additional_headers={"Cookie": self.cookie},
             open_timeout=15,

@@ -187,8 +187,11 @@ def play_a_hand(server, browser, watch):
     for page in pages:
         page.wait_for_selector("#conn.online")
 
-    # Everyone sits by clicking "Sit here" on their seat.
+    # Everyone sits by clicking "Sit here" on their seat, once their page shows the seats taken
+    # before (a click on an older version is refused as stale, as it would be for anyone).
     for seat, page in enumerate(pages):
+        for taken in range(seat):
+            page.wait_for_selector(f'.seat[data-seat="{taken}"]:not(.is-free)', state="attached")
         sit = page.locator(f'[data-action="sit"][data-seat="{seat}"]')
         sit.tap() if touch[seat] else sit.click()
         page.wait_for_selector(f'.seat.is-me[data-seat="{seat}"]', state="attached")
