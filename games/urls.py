@@ -1,10 +1,9 @@
 from django.urls import path
 
 from games.friends import views as friend_views
-from games.history import views as history_views
 from games.lessons import views as lesson_views
 from games.ratings import views as rating_views
-from games.web import event_moderation, event_views, rules_views, views
+from games.web import event_moderation, event_views, history_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -23,6 +22,8 @@ urlpatterns = [
     path("learn/", lesson_views.learn, name="learn"),
     path("learn/<slug:slug>/", lesson_views.lesson, name="lesson"),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
+    # A player's page is their record: the web layer composes it, under the accounts prefix.
+    path("accounts/u/<str:username>/", history_views.profile, name="profile"),
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/export/", history_views.match_export, name="match_export"),

@@ -1,4 +1,4 @@
-"""The analysis as the replay page lays it out (games/history/views.py `hand_replay`)."""
+"""The analysis as the replay page lays it out (games/web/history_views.py `hand_replay`)."""
 
 from games import engine
 from games.analysis.selectors import is_marked

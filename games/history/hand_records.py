@@ -3,7 +3,7 @@
 One rule, `add_hand`, folds one finished hand seen from one seat into a record; it runs as
 each hand is scored (a subscriber of the table's "hand scored", games/runtime/outbox.py) and the rebuild calls it
 over every stored hand, in the order they finished — so both give the same rows.
-The numbers' definitions: games/history/stats.py.
+The numbers' definitions: games/web/profile_stats.py.
 """
 
 from dataclasses import dataclass

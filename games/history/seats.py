@@ -1,4 +1,4 @@
-"""One statement over a player's seats for the profile (games/history/stats.py): their
+"""One statement over a player's seats for the profile (games/web/profile_stats.py): their
 match counts, their latest matches' ids and the people they met.
 
 A busy player sat in hundreds of matches; each of these numbers reads the same seats

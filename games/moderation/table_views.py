@@ -141,7 +141,7 @@ def chat_delete(request, message_id: int):
 @require_POST
 @moderator_required
 def match_void(request, match_id: int):
-    """Void a rated match from its page (games/history/views.py shows the form)."""
+    """Void a rated match from its page (games/web/history_views.py shows the form)."""
     form = ReasonForm(request.POST, prefix="void")
     perform(
         request,

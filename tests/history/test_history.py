@@ -1,4 +1,4 @@
-"""Match history (games/history/matches.py, history_views.py) and profile statistics (games/history/stats.py).
+"""Match history (games/history/matches.py, games/web/history_views.py) and profile statistics (games/web/profile_stats.py).
 
 The records are written here directly: these are read paths, and the numbers must
 be exactly the ones chosen. (tests/history/test_replay.py plays real hands through the
@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from games.history import matches
 from games.history.hand_records import hand_scored
-from games.history.stats import profile_stats
 from games.models import Hand, Match, MatchPlayer
+from games.web.profile_stats import profile_stats
 from tests.conftest import make_table, make_user
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from django.core.management import call_command
 
 from games.history.hand_records import SeatHand, add_hand, hand_records_rebuild
 from games.history.models import HandRecord
-from games.history.stats import profile_stats
 from games.models import Hand
 from games.runtime import writer
+from games.web.profile_stats import profile_stats
 from tests.conftest import make_table
 from tests.table_driver import drive
 

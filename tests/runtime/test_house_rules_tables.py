@@ -92,7 +92,7 @@ def test_the_table_page_shows_a_running_match_s_rules(client, players):
 
 @pytest.mark.django_db
 def test_the_match_page_lists_the_match_s_rules_in_both_languages(client, players):
-    """The match page (games/history/views.py) shows the rules the match was played
+    """The match page (games/web/history_views.py) shows the rules the match was played
     under, read from the match's record: here the casual preset, after the table changed."""
     casual = engine.PRESETS["casual"]
     table = make_table(players[0], players=players, rules=dict(casual))

@@ -1,4 +1,4 @@
-"""The profile's pictures and records (games/history/stats.py, charts.py, the profile page):
+"""The profile's pictures and records (games/web/profile_stats.py, games/history/charts.py, the profile page):
 server-side SVG charts with labelled axes, the record as dealer and defender, kitty bonuses,
 failed throws counted by the write path's records, partners and opponents."""
 
@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from games import engine
 from games.history.charts import bar_chart, line_chart, nice_ticks
-from games.history.stats import levels_per_hand, profile_stats
 from games.models import MatchPlayer, Table, TableEvent
 from games.ratings.service import match_rate
 from games.runtime import writer
+from games.web.profile_stats import levels_per_hand, profile_stats
 from tests.conftest import make_table, make_user
 from tests.history.test_history import make_hand, make_match
 from tests.table_driver import drive

@@ -1,4 +1,6 @@
-"""Thin views of match history: my matches, one match, and a finished hand's replay."""
+"""Thin views of match history: my matches, one match, a finished hand's replay and a
+player's profile. Pages, so they compose the features (history, analysis, ratings,
+moderation) here, in the web layer, and no feature imports another for them."""
 
 import json
 
@@ -18,12 +20,12 @@ from games.engine import Refusal
 from games.history import export, matches, steps
 from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
-from games.history.stats import profile_person, profile_stats
 from games.models import Hand, Match
 from games.moderation.forms import ReasonForm
 from games.ratings import maths
 from games.ratings.models import RatedMatch
 from games.ratings.selectors import match_rating_changes, rating_series
+from games.web.profile_stats import profile_person, profile_stats
 from games.words.refusals import refusal_text
 
 MATCHES_PER_PAGE = 20
