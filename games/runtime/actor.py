@@ -44,8 +44,8 @@ class TableActor:
     async def latest(self, at_least: int | None) -> LoadedTable | None:
         """The table at version `at_least` or later: the held one, else read (`at_least`
         None: always read). None: the table does not exist."""
-        held = self.held
-        if at_least is not None and held is not None and held.version >= at_least:
+        held = table_state.held_at_least(self.held, at_least)
+        if held is not None:
             return held
         loaded = await database_sync_to_async(table_state.read)(self.table_id)
         self.keep(loaded)
@@ -78,10 +78,11 @@ class TableActor:
             await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
         return outcome
 
-    async def on_version(self, version: int) -> None:
+    async def on_version(self, version: int) -> bool:
         """A new version of the table exists (written here, or heard from the group): the clock
-        looks again at what falls due. A version heard before is old news."""
+        looks again at what falls due. A version heard before is old news: False."""
         if version <= self.version:
-            return
+            return False
         self.version = version
         self.clock.on_version(version)
+        return True

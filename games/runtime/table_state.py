@@ -55,13 +55,19 @@ def read(table_id: int) -> LoadedTable | None:
     return from_rows(table, list(table.seats.select_related("user").order_by("position")))
 
 
+def held_at_least(held: LoadedTable | None, version: int | None) -> LoadedTable | None:
+    """`held` when it is version `version` or newer (it is committed, so the table is there
+    or beyond), else None: the caller reads. `version` None: nothing is known, so None."""
+    return held if held is not None and version is not None and held.version >= version else None
+
+
 def at(table_id: int, version: int | None, held: LoadedTable | None) -> LoadedTable | None:
     """The table at `version`, the database's committed version just read (None: no such
-    table): `held` when it is that version, else read. A restart's storm of sockets enters
-    many times per table; only the first reads and parses it."""
+    table), or newer: `held` when it is, else read. A restart's storm of sockets enters many
+    times per table; only the first reads and parses it."""
     if version is None:
         return None
-    return held if held is not None and held.version == version else read(table_id)
+    return held_at_least(held, version) or read(table_id)
 
 
 def from_rows(table: Table, seats: list) -> LoadedTable:

@@ -211,9 +211,7 @@ def _load(table_id: int, expected_version: int | None, held: LoadedTable | None)
     """`held` (the table's actor's, games/runtime/actor.py) when it is the version the issuer
     acted on or a newer one (then the issuer is stale without asking the database), else the
     table's row. Without a version, always the row."""
-    if expected_version is not None and held is not None and held.version >= expected_version:
-        return held
-    loaded = table_state.read(table_id)
+    loaded = table_state.held_at_least(held, expected_version) or table_state.read(table_id)
     if loaded is None:
         raise Table.DoesNotExist(f"table {table_id}")
     return loaded

@@ -130,15 +130,15 @@ class TableRoom(TableActor):
 
     # --- news ------------------------------------------------------------------------
 
-    async def on_version(self, version: int) -> None:
+    async def on_version(self, version: int) -> bool:
         """A new version of the table exists: tell the clock once, then each reader in turn
         (each renders its own view). A version heard before is old news (the group's copy of
         a change written here, or an older one): a table's versions only go up."""
-        if version <= self.version:
-            return
-        await super().on_version(version)
+        if not await super().on_version(version):
+            return False
         for reader in list(self.readers.values()):
             await self.tell(reader, version)
+        return True
 
     async def tell(self, reader: Reader, news: int | dict) -> None:
         """Held until the reader has been sent its first state, then handled in order."""

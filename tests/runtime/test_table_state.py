@@ -3,7 +3,6 @@ the write path's SQL statements (games/runtime/table_rows.py): what the write pa
 exactly what the database holds, a held version that another process has outdated is never
 written back, and a refused action leaves the held table as it was."""
 
-import asyncio
 import time
 
 import pytest
@@ -120,7 +119,6 @@ async def test_an_actor_holds_the_newest_version_and_reads_only_a_newer_one(play
     assert actor.held is held and actor.version == moved.version
     now = await actor.latest(actor.version)
     assert now.version == moved.version and now.seats[3].user_id is None and actor.held is now
-    await asyncio.sleep(0)
 
 
 def test_entering_uses_the_held_table_only_while_it_is_the_database_version(players):
