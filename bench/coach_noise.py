@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import bots, engine
-from games.analysis import coach
 from games.analysis.decisions import MISTAKE_POINTS
+from games.bots import coach
 from games.bots.match import fresh_hand
 
 KEEP = 0.12  # share of the plays kept as positions

@@ -30,8 +30,8 @@ from django.conf import settings
 from django.utils import translation
 
 from games import bots, engine
-from games.analysis.coach import CoachQuestion
 from games.analysis.why import explain
+from games.bots.coach import CoachQuestion
 from games.bots.match import fresh_hand
 from games.runtime import thinking
 

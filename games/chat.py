@@ -10,10 +10,9 @@ The rate limit (RATE_LIMIT lines per RATE_WINDOW seconds per user, over all tabl
 lives in Django's cache — Redis when REDIS_URL is set — so it holds across server
 processes. It is a fixed window that starts at the user's first line.
 
-Moderation hook: `chat_is_muted(user, table=...)` is consulted before every post and
-returns False for now; the moderation module fills it in. Moderators hide a line by
-setting `ChatMessage.deleted` / `deleted_by` and then calling
-`chat_notify_deleted(message)`; hidden lines are never shown again.
+A muted user (games/sanctions.py) posts nothing. Moderators hide a line by setting
+`ChatMessage.deleted` / `deleted_by` (games/moderation/users.py), and every open chat of
+the table drops it (games/events.py `chat_line_deleted`); hidden lines are never shown again.
 """
 
 from django.conf import settings
@@ -25,6 +24,7 @@ from accounts.throttle import count_in_window
 from games import events
 from games.engine import Refusal
 from games.models import ChatMessage, Table
+from games.sanctions import is_muted
 
 RECENT = 50
 DEFAULT_RATE_LIMIT = 5
@@ -32,9 +32,7 @@ DEFAULT_RATE_WINDOW_S = 10
 
 
 def chat_is_muted(user, *, table: Table | None = None) -> bool:
-    """Moderation hook: may this user not chat (here)? A mute holds at every table."""
-    from games.moderation.selectors import is_muted
-
+    """May this user not chat (here)? A mute holds at every table."""
     return is_muted(user)
 
 
@@ -105,11 +103,6 @@ def chat_post(*, table: Table, user, text) -> ChatMessage:
         line = chat_line(message)
         events.send_on_commit(group=events.chat_group(table.pk), message={"type": "chat.message", **_wire(line)})
     return message
-
-
-def chat_notify_deleted(message: ChatMessage) -> None:
-    """Tell every open chat of the table to drop a line a moderator hid."""
-    events.send_on_commit(group=events.chat_group(message.table_id), message={"type": "chat.deleted", "id": message.pk})
 
 
 def chat_recent(*, table: Table, limit: int = RECENT) -> list[dict]:

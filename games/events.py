@@ -64,6 +64,11 @@ def lobby_changed() -> dict:
     return {"type": "lobby.changed"}
 
 
+def chat_line_deleted(message_id: int) -> dict:
+    """To a table's chat group: drop the line a moderator hid."""
+    return {"type": "chat.deleted", "id": message_id}
+
+
 async def send(*, group: str, message: dict) -> None:
     """Send now, from the event loop; the caller's change must be committed already."""
     try:

@@ -115,7 +115,7 @@ class Match(models.Model):
     final_levels = models.JSONField(null=True, blank=True)
     # The engine Rules the match was played under (Rules.to_json(); null: older, RULES.md).
     rules = models.JSONField(null=True, blank=True)
-    # Fixed when the match starts (games/ratings/eligibility.py): it changes ratings when it ends.
+    # Fixed when the match starts (games/runtime/records.py): it changes ratings when it ends.
     rated = models.BooleanField(default=False)
     # The team of the first player removed during the match: it loses for the ratings.
     left_team = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -236,17 +236,21 @@ class TableEvent(models.Model):
 
 
 class DomainEvent(models.Model):
-    """Something a table did that other packages react to (the outbox): written in the write
-    path's transaction, delivered to each subscriber once it has committed
-    (games/runtime/outbox.py)."""
+    """Something a table (or an event, games/duplicate/) did that other packages react to (the
+    outbox): written in the transaction of what it tells, delivered to each subscriber once
+    that has committed (games/runtime/outbox.py)."""
 
     class Kind(models.TextChoices):
         HAND_SCORED = "hand_scored"
         MATCH_ENDED = "match_ended"
+        BOARDS_PLAYED = "boards_played"  # an event's table played its last board
+        EVENT_FINISHED = "event_finished"  # facts: {"event": id}
+        RESULT_ADJUSTED = "result_adjusted"  # a moderator rescored a board; facts: {"event": id}
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="domain_events")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="domain_events")
+    # None for an event's own (finished, a result adjusted): no one table did it.
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="domain_events")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="domain_events")
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="domain_events")
     facts = models.JSONField(default=dict)  # what only the moment of writing knows
     created_at = models.DateTimeField()
@@ -258,7 +262,7 @@ class DomainEvent(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.kind} of table {self.table_id}"
+        return f"{self.kind} of table {self.table_id}" if self.table_id else f"{self.kind} {self.facts}"
 
     def scored_hand(self) -> Hand:
         """The hand of a "hand scored" event (each has one)."""

@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import engine
-from games.models import Table
+from games.models import Hand, Table, TableEvent
 from games.moderation.models import Ban, Kick
-from games.moderation.selectors import is_kicked
 from games.runtime import clock
+from games.sanctions import is_kicked
 
 
 def visible_tables():
@@ -129,3 +129,28 @@ SELECT
     EXISTS (SELECT 1 FROM {Kick._meta.db_table} WHERE user_id = %(user)s AND table_id = %(table)s AND {_ACTIVE}),
     (SELECT language FROM {Profile._meta.db_table} WHERE user_id = %(user)s)
 """
+
+
+def hand_log(hand: Hand) -> tuple[list[tuple[int, str, dict]], list[tuple[int, str, dict]]]:
+    """The engine actions of a finished hand's match from its `start_match` up to the hand's end,
+    each with its log seq and source ("player", "bot", "clock", …), split at the hand's
+    `start_hand`: [(seq, source, action)] before the hand, and the hand's own. Replays
+    (games/history/) and the hand analysis (games/analysis/) fold them."""
+    if not hand.is_finished:
+        raise ValueError("a running hand has no replay")
+    log = TableEvent.objects.filter(table_id=hand.match.table_id, seq__lte=hand.last_seq)
+    start = (
+        log.filter(seq__lt=hand.first_seq, action__type="start_match")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    if start is None:
+        raise engine.ReplayError(f"no start_match before seq {hand.first_seq}")
+    rows = log.filter(seq__gt=start).order_by("seq").values_list("seq", "source", "action")
+    before: list[tuple[int, str, dict]] = []
+    own: list[tuple[int, str, dict]] = []
+    for seq, source, action in rows:
+        if action.get("type") in engine.ACTION_TYPES:  # games/history/replay.py engine_actions
+            (own if seq >= hand.first_seq else before).append((seq, source, action))
+    return before, own

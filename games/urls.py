@@ -27,6 +27,7 @@ urlpatterns = [
     path("matches/", history_views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", history_views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/export/", history_views.match_export, name="match_export"),
+    path("moderation/matches/<int:match_id>/void/", history_views.match_void, name="moderation_match_void"),
     path("replays/open/", history_views.replay_upload, name="replay_upload"),
     path("hands/<int:hand_id>/replay/", history_views.hand_replay, name="hand_replay"),
     path("events/", event_views.events_list, name="events"),

@@ -1,11 +1,11 @@
 """The decisions of a hand's log and their evaluation (pure: no Django, no database).
 
-`hand_decisions` folds the match's engine actions up to the hand (games/history/replay.py
+`hand_decisions` folds the match's engine actions up to the hand (games/engine/log.py
 `fold`), then steps through the hand's own actions; before each bury or play a person
 made (log source "player": never a bot's, nor the stand-in's of a player who timed out),
 it builds that seat's `Observation` of the game at that moment (games.bots.observe: its
 own view and the public trick history, never another hand, the deck or a kitty it did
-not hold) and asks the coach (coach.py `options`: the evaluator the Hint button asks too,
+not hold) and asks the coach (games/bots/coach.py `options`: the evaluator the Hint button asks too,
 with the same seed rule) for the bot's options and their expected points, the play made
 included. Each decision's generator is seeded by the analysis seed and the decision's place
 in the hand, so an analysis is the same every time it runs, and a play the Hint suggested
@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import bots, engine
-from games.analysis import coach
-from games.history.replay import ReplayError, fold
+from games.bots import coach
 
 MISTAKE_POINTS = 5.0  # losing this many expected points or more is a mistake (one 5 card)
 Evaluate = Callable[..., list[tuple[list[str], float]]]
@@ -94,7 +93,7 @@ def hand_decisions(
     evaluate: Evaluate = bots.evaluate_options,
 ) -> list[DecisionResult]:
     """Every person's bury and play of the hand whose actions are `own` (see the module doc)."""
-    game = fold(before, rules)
+    game = engine.fold(before, rules)
     out = []
     for index, logged in enumerate(own):
         action = logged.action
@@ -104,10 +103,7 @@ def hand_decisions(
                     game, action, index=index, seq=logged.seq, seed=seed, level=level, budget=budget, evaluate=evaluate
                 )
             )
-        try:
-            engine.apply(game, action)
-        except engine.Refusal as error:
-            raise ReplayError(f"the log does not fold at {action!r}: {error}") from error
+        engine.apply_logged(game, action)
     return out
 
 

@@ -8,8 +8,8 @@ replay does not already show to the same reader.
 """
 
 from accounts.selectors import user_can_moderate
-from games.analysis import coach
 from games.analysis.models import Decision, HandAnalysis
+from games.bots import coach
 from games.models import Hand, Match
 
 MISTAKES_SHOWN = 3  # a seat's costliest mistakes marked in the replay

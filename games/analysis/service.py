@@ -7,9 +7,9 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
+from games import selectors
 from games.analysis.decisions import LoggedAction, hand_decisions, seat_summary
 from games.analysis.models import Decision, HandAnalysis
-from games.history import matches
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ def hand_analyse(*, hand_id: int) -> HandAnalysis | None:
     hand = analysis.hand
     started = time.perf_counter()
     try:
-        before, own = matches.hand_log(hand)
+        before, own = selectors.hand_log(hand)
         results = hand_decisions(
             [action for _, _, action in before],
             [LoggedAction(seq, source, action) for seq, source, action in own],

@@ -14,8 +14,9 @@ from django.db import transaction
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
-from games.analysis import coach, service
+from games.analysis import service
 from games.analysis.models import HandAnalysis
+from games.bots import coach
 from games.models import DomainEvent, Hand
 from games.runtime.outbox import subscribe
 

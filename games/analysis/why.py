@@ -1,5 +1,5 @@
 """The Hint's "Why?": one or two sentences built from the facts of the suggested play
-(games/analysis/play_facts.py) — what it wins or saves, what it risks — in the reader's
+(games/bots/play_facts.py) — what it wins or saves, what it risks — in the reader's
 language (call it inside `translation.override`). The first sentence says what the play
 does in this trick; the second what is at stake beyond it (the last trick's kitty, the
 bury's points) or what the evaluator expects of it against the next best option."""

@@ -8,7 +8,9 @@ Observation (games/bots/observation.py) and every policy decides from that alone
 - `evaluate_options(obs, level, rng=, budget=, include=)`: every reasonable play or bury
   with the card points its side is expected to end the hand with (replay analysis);
 - levels: "random" (uniform legal play, never declares), "novice" (a beginner's habits),
-  "basic", "strong", "expert".
+  "basic", "strong", "expert";
+- `coach.py`, `play_facts.py`: the evaluator's choice for one seat and what that play does,
+  asked by the Hint button (games/runtime/thinking.py) and the hand analysis alike.
 """
 
 import logging

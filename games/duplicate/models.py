@@ -15,7 +15,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.duplicate.boards import Board
+from games.boards.board import Board
 
 NAME_LENGTH = 60
 

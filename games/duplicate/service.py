@@ -5,7 +5,7 @@ atomic; bad input is refused with a `Refusal` and changes nothing.
 A round's tables are real tables, created by `table_create` and then driven only through
 the table's write path (games/runtime/writer.py): the server places each entrant at the seat
 the movement gives, seats bots where it gives nobody, and starts the match, whose hands
-are the round's boards (games/duplicate/table_boards.py). The tables belong to the site's
+are the round's boards (games/runtime/event_tables.py). The tables belong to the site's
 events account, which no person can log in as: nobody but a table's own players may open
 it while it plays a board another table may still be playing (RULES §9).
 """
@@ -19,20 +19,19 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import bot_levels, engine, rulesets
+from games.boards.board import make_boards
+from games.boards.scoring import level_change_of
 from games.duplicate import movement
-from games.duplicate.boards import make_boards
 from games.duplicate.changes import event_changed_on_commit
 from games.duplicate.models import NAME_LENGTH, BoardResult, Entry, Event, EventBoard, EventRound, EventTable
-from games.duplicate.scoring import level_change_of
 from games.engine import Refusal
-from games.models import Table
+from games.models import DomainEvent, Table
 from games.moderation.models import ModerationLog
-from games.moderation.users import moderation_log_write, moderator_check, reason_check
-from games.ratings.models import RatedMatch
-from games.ratings.service import ratings_replay
+from games.runtime import outbox
 from games.runtime.commands import Issuer
 from games.runtime.tables import PUBLIC_TURN_LIMIT_S, table_create
 from games.runtime.writer import table_act
+from games.staff_log import moderation_log_write, moderator_check, reason_check
 
 # The owner of every event table: not a name anyone can register (usernames are letters,
 # digits and @.+-_), no password, inactive.
@@ -336,10 +335,9 @@ def result_adjust(*, moderator, result_id: int, defenders_score: int, reason: st
     result.adjusted_score = defenders_score
     result.adjusted_level_change = level_change_of(board, defenders_score)
     result.save(update_fields=["adjusted_score", "adjusted_level_change"])
-    # A rated event already rated with the old result: its boards and every later rated
-    # game are replayed, as if it had been scored so (docs/ratings.md).
-    if first_rated := RatedMatch.objects.filter(event_board__event_id=result.board.event_id).order_by("pk").first():
-        ratings_replay(since=first_rated)
+    # The ratings replay a rated event already rated with the old result (docs/ratings.md).
+    facts = {"event": result.board.event_id}
+    outbox.publish(kind=DomainEvent.Kind.RESULT_ADJUSTED, table=None, match=None, facts=facts, now=timezone.now())
     event_changed_on_commit(result.board.event_id)
     moderation_log_write(
         moderator=moderator,

@@ -1,48 +1,26 @@
-"""What the table's write path asks of events (called from games/runtime/play.py, inside its
-transaction): which board a table deals as its next hand, and the round's end once its last
-table is done; and the board's result, once the hand is scored (a subscriber of the table's
-"hand scored", games/runtime/outbox.py).
+"""What an event's tables cause, subscribed to (games/runtime/outbox.py): a board's result
+once a table has scored it ("hand scored"), and the round's end once a table has played its
+last board ("boards played"). The round's last table ends the event with its last round,
+and "event finished" rates a rated event (games/ratings/service.py).
 
-An event's table plays its boards as the hands of one match: hand n is board `boards[n-1]`
-of its `EventTable`, started by the engine's `start_hand` with that board (dealer, levels
-and deck fixed in advance). A table that is no event's asks nothing more.
+Which board a table deals next is the write path's own read (games/runtime/event_tables.py).
 """
 
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 
-from games import engine
-from games.duplicate.boards import Board
 from games.duplicate.changes import event_changed_on_commit
-from games.duplicate.models import BoardResult, Event, EventBoard, EventRound, EventTable
+from games.duplicate.models import BoardResult, Event, EventBoard, EventRound
 from games.models import DomainEvent, Hand, Table
-from games.ratings.service import event_rate
-from games.runtime.outbox import subscribe
+from games.runtime import outbox
+from games.runtime.event_tables import event_table
 
 
-def event_table(table: Table) -> EventTable | None:
-    return EventTable.objects.select_related("round__event").filter(table_id=table.pk).first()
-
-
-def board_for_hand(table: Table, hand_no: int, rules: engine.Rules) -> Board | None:
-    """The board an event's table deals as hand `hand_no` (1-based), None past its last;
-    raises LookupError for a table that is no event's."""
-    at = event_table(table)
-    if at is None:
-        raise LookupError(f"table {table.pk} plays no event's boards")
-    if hand_no > len(at.boards):
-        return None
-    row = EventBoard.objects.get(event_id=at.round.event_id, number=at.boards[hand_no - 1])
-    return row.board(rules)
-
-
-def is_event_table(table: Table) -> bool:
-    return EventTable.objects.filter(table_id=table.pk).exists()
-
-
-@subscribe(DomainEvent.Kind.HAND_SCORED, "duplicate.board_result")
+@outbox.subscribe(DomainEvent.Kind.HAND_SCORED, "duplicate.board_result")
 def on_hand_scored(event: DomainEvent) -> None:
+    assert event.table is not None  # a table's event
     board_scored(event.table, event.scored_hand(), stand_ins=event.facts["autoplay"])
 
 
@@ -63,38 +41,40 @@ def board_scored(table: Table, hand: Hand, *, stand_ins: list[int]) -> None:
         level_change=dict(hand.level_change or {}),
         stand_ins=stand_ins,
     )
+    if not Table.objects.filter(pk=table.pk, status=Table.Status.PLAYING).exists():
+        # Delivered after its table's "boards played" (a sweep after a crash): the round's
+        # end waited for this result.
+        round_end_check(at.round, hand.finished_at or timezone.now())
 
 
-def round_in_play(table: Table) -> bool:
-    """Whether the table is an event's whose round is not over: other tables of the round may
-    still be playing its boards."""
-    return EventTable.objects.filter(table_id=table.pk, round__finished_at__isnull=True).exists()
-
-
-def round_time_up(table: Table, now: datetime) -> bool:
-    """Whether the table is an event's whose round's minutes are over."""
-    return EventTable.objects.filter(table_id=table.pk, round__ends_at__lte=now).exists()
-
-
-def table_done(table: Table, now: datetime) -> None:
+@outbox.subscribe(DomainEvent.Kind.BOARDS_PLAYED, "duplicate.round_end")
+def on_boards_played(event: DomainEvent) -> None:
     """An event's table played all its boards: its round may be over."""
-    at = event_table(table)
+    assert event.table is not None  # a table's event
+    at = event_table(event.table)
     if at is not None:
-        round_end_check(at.round, now, finishing=table.pk)
+        round_end_check(at.round, event.created_at)
 
 
-@transaction.atomic  # the write path's, or the events' clock's own
-def round_end_check(event_round: EventRound, now: datetime, finishing: int | None = None) -> bool:
+def _results_pending(event_round: EventRound) -> bool:
+    """Whether a hand the round's tables scored has no board result yet: its "hand scored"
+    is still to be delivered (games/runtime/outbox.py)."""
+    recorded = BoardResult.objects.filter(event_table__round=event_round, hand__isnull=False).values("hand_id")
+    scored = Hand.objects.filter(match__table__event_table__round=event_round, defenders_score__isnull=False)
+    return scored.exclude(pk__in=recorded).exists()
+
+
+@transaction.atomic  # the delivery's, or the events' clock's own
+def round_end_check(event_round: EventRound, now: datetime) -> bool:
     """A round ends when none of its tables plays any more (each finished its boards, or a
-    moderator or the idle sweep closed it), and the event with its last round: a rated
-    event is rated in the same transaction. `finishing`: the table the write path is
-    finishing now, whose row is not saved yet."""
+    moderator or the idle sweep closed it), and the event with its last round: "event
+    finished" is published in the same transaction (a rated event is rated from it)."""
     if event_round.finished_at is not None:
         return True
     tables = Table.objects.filter(event_table__round=event_round)
-    if finishing is not None:
-        tables = tables.exclude(pk=finishing)
-    if tables.exclude(status__in=(Table.Status.FINISHED, Table.Status.CLOSED)).exists():
+    if tables.exclude(status__in=(Table.Status.FINISHED, Table.Status.CLOSED)).exists() or _results_pending(
+        event_round
+    ):
         return False
     event_round.finished_at = now
     event_round.save(update_fields=["finished_at"])
@@ -102,6 +82,6 @@ def round_end_check(event_round: EventRound, now: datetime, finishing: int | Non
     # Conditional: of two processes ending the last round at once, one finishes (and rates) it.
     last = event_round.number == event.rounds
     if last and Event.objects.filter(pk=event.pk, status=Event.Status.RUNNING).update(status=Event.Status.FINISHED):
-        event_rate(event=event, now=now)
-    event_changed_on_commit(event_round.event_id)  # after commit (the write path's or the clock's transaction)
+        outbox.publish(kind=DomainEvent.Kind.EVENT_FINISHED, table=None, match=None, facts={"event": event.pk}, now=now)
+    event_changed_on_commit(event_round.event_id)  # after commit (the delivery's or the clock's transaction)
     return True

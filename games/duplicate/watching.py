@@ -12,7 +12,7 @@ still let a fast table's board reach a slow table's ear (RULES §9).
 from django.db.models import Count
 
 from games import engine
-from games.duplicate.boards import Board
+from games.boards.board import Board
 from games.duplicate.models import BoardResult, EventBoard, EventRound, EventTable
 
 

@@ -19,6 +19,7 @@ from .declare import check_declaration, declaration_of
 from .errors import Refusal
 from .follow import is_legal_follow, lead_refusal
 from .game import START_LEVELS, Game, deal_receiver
+from .log import ReplayError, apply_logged, fold
 from .order import TRUMP_CLASS, TrumpContext, context, sort_cards, standing_context
 from .rules import (
     CUSTOM,
@@ -72,9 +73,11 @@ __all__ = [
     "HandResult",
     "Playout",
     "Refusal",
+    "ReplayError",
     "Rules",
     "TrumpContext",
     "apply",
+    "apply_logged",
     "check_declaration",
     "check_play",
     "check_rules",
@@ -84,6 +87,7 @@ __all__ = [
     "context",
     "deal_receiver",
     "declaration_of",
+    "fold",
     "forced_play",
     "full_deck",
     "hand_outcome",

@@ -141,7 +141,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "casual": {"throw_penalty": "none", "kitty_bonus": "double", "level_steps": "gentle", "must_play": "5_10_k"},
 }
 CUSTOM = "custom"
-# Presets whose matches may be rated (games/ratings/eligibility.py, docs/ratings.md): the
+# Presets whose matches may be rated (games/runtime/records.py, docs/ratings.md): the
 # full rulesets that large groups of players know. "casual" softens the scoring (no throw
 # penalty, kitty ×2, gentle steps) and a custom set is no agreed game: neither is rated.
 RATEABLE = frozenset({"standard", "qq", "classic"})

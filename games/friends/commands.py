@@ -13,8 +13,8 @@ from games import engine, events
 from games.engine import Refusal
 from games.friends.models import Invitation
 from games.models import Seat, Table
-from games.moderation.selectors import is_banned, is_kicked
 from games.runtime.commands import Applied, Issuer, Role, command
+from games.sanctions import is_banned, is_kicked
 from games.selectors import seat_for
 
 

@@ -18,7 +18,7 @@ from games.engine import Refusal
 from games.friends.models import Block, Follow, Invitation
 from games.friends.selectors import blocks, follows
 from games.models import Table
-from games.moderation.selectors import is_banned, is_kicked, is_muted
+from games.sanctions import is_banned, is_kicked, is_muted
 
 INVITATION_LIFETIME = timedelta(minutes=2)
 INVITATIONS_PER_MINUTE = 10

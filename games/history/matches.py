@@ -8,10 +8,10 @@ hand's public facts only, and a running hand has no replay.
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext as _
 
-from games import bot_levels, engine
-from games.duplicate import table_boards
+from games import bot_levels, engine, selectors
 from games.history import export, replay
-from games.models import Hand, Match, MatchPlayer, TableEvent
+from games.models import Hand, Match, MatchPlayer
+from games.runtime import event_tables
 from games.words.seats import bot_name
 
 START_LEVELS = engine.START_LEVELS  # RULES §8.1
@@ -26,7 +26,7 @@ def match_access(*, match: Match, user) -> bool:
     tables may still be playing its boards (RULES §9, games/duplicate/)."""
     if not user.is_authenticated:
         return False
-    if table_boards.round_in_play(match.table):
+    if event_tables.round_in_play(match.table):
         return match.seating.filter(user=user).exists()
     if not match.table.is_private or user.is_staff:
         return True
@@ -137,31 +137,8 @@ def match_hands(match: Match, names: list[str]) -> list[dict]:
 def hand_actions(hand: Hand) -> tuple[list[dict], list[dict]]:
     """The engine actions of `hand`'s match from its `start_match` up to the hand's end,
     split at the hand's `start_hand`: (before the hand, the hand's own)."""
-    before, own = hand_log(hand)
+    before, own = selectors.hand_log(hand)
     return [action for _, _, action in before], [action for _, _, action in own]
-
-
-def hand_log(hand: Hand) -> tuple[list[tuple[int, str, dict]], list[tuple[int, str, dict]]]:
-    """`hand_actions` with each action's log seq and source ("player", "bot", "clock", …):
-    [(seq, source, action)] before the hand and the hand's own, engine actions only."""
-    if not hand.is_finished:
-        raise ValueError("a running hand has no replay")
-    log = TableEvent.objects.filter(table_id=hand.match.table_id, seq__lte=hand.last_seq)
-    start = (
-        log.filter(seq__lt=hand.first_seq, action__type="start_match")
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    )
-    if start is None:
-        raise replay.ReplayError(f"no start_match before seq {hand.first_seq}")
-    rows = log.filter(seq__gt=start).order_by("seq").values_list("seq", "source", "action")
-    before: list[tuple[int, str, dict]] = []
-    own: list[tuple[int, str, dict]] = []
-    for seq, source, action in rows:
-        if action.get("type") in engine.ACTION_TYPES:  # replay.engine_actions
-            (own if seq >= hand.first_seq else before).append((seq, source, action))
-    return before, own
 
 
 def hand_frames(hand: Hand) -> list[replay.Frame]:

@@ -21,6 +21,7 @@ and the bury), so replays must only be served for finished hands (RULES §9).
 from dataclasses import dataclass, field
 
 from games import engine
+from games.engine import ReplayError, apply_logged, fold
 
 
 @dataclass
@@ -31,19 +32,6 @@ class Frame:
     cards: list = field(default_factory=list)
     info: dict = field(default_factory=dict)
     action: int | None = None  # the index of the hand action this step belongs to
-
-
-class ReplayError(Exception):
-    """The stored log does not fold: it disagrees with the engine (a bug or a tampered log)."""
-
-
-def fold(actions, rules: engine.Rules = engine.DEFAULT_RULES) -> engine.Game:
-    """A fresh match (`start_match`) under `rules` (the match's, Match.rules) with these
-    engine actions applied in order."""
-    game = engine.Game.new(rules)
-    for action in actions:
-        _apply(game, action)
-    return game
 
 
 def hand_frames(before, hand_actions, rules: engine.Rules = engine.DEFAULT_RULES) -> list[Frame]:
@@ -63,22 +51,15 @@ def _step_frames(game, action, frames: list[Frame]) -> None:
     kind = action.get("type")
     if kind == "deal":
         for upto in range(game.dealt + 1, action["upto"] + 1):
-            (event,) = [e for e in _apply(game, {"type": "deal", "upto": upto}) if e["type"] == "card_dealt"]
+            (event,) = [e for e in apply_logged(game, {"type": "deal", "upto": upto}) if e["type"] == "card_dealt"]
             frames.append(Frame("card_dealt", _view(game), event["seat"], [event["card"]], {"n": event["n"]}))
     elif kind == "play":
         frames += _play_frames(game, action)
     elif kind == "fix_trump":
         frames += _fix_trump_frames(game, action)
     else:
-        events = _apply(game, action)
+        events = apply_logged(game, action)
         frames.append(_single_frame(game, action, events))
-
-
-def _apply(game, action):
-    try:
-        return engine.apply(game, action)
-    except engine.Refusal as error:
-        raise ReplayError(f"the log does not fold at {action!r}: {error}") from error
 
 
 def _view(game) -> dict:
@@ -113,7 +94,7 @@ def _single_frame(game, action, events) -> Frame:
 
 def _fix_trump_frames(game, action) -> list[Frame]:
     before = _view(game)
-    events = _apply(game, action)
+    events = apply_logged(game, action)
     frames = []
     redealt = next((e for e in events if e["type"] == "redealt"), None)
     if redealt:  # nobody declared and the house rule deals again (docs/house-rules.md)
@@ -138,7 +119,7 @@ def _fix_trump_frames(game, action) -> list[Frame]:
 
 def _play_frames(game, action) -> list[Frame]:
     before = _view(game)
-    events = _apply(game, action)
+    events = apply_logged(game, action)
     after = _view(game)
     played = next(e for e in events if e["type"] == "played")
     failed = next((e for e in events if e["type"] == "throw_failed"), None)

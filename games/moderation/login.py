@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.moderation.selectors import ban_active
+from games.sanctions import ban_active
 
 
 def ban_refusal(user) -> None:

@@ -1,6 +1,6 @@
 from django.contrib.auth import logout
 
-from games.moderation.selectors import is_banned
+from games.sanctions import is_banned
 
 
 class BannedUserMiddleware:

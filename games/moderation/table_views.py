@@ -14,7 +14,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors
 from games.models import ChatMessage, Table
-from games.moderation import matches as match_moderation
 from games.moderation import tables as moderation
 from games.moderation import users as user_moderation
 from games.moderation.forms import ReasonForm, UserChoiceForm
@@ -136,22 +135,6 @@ def chat_delete(request, message_id: int):
         _("The message is deleted."),
     )
     return redirect("moderation_table", table_id=message.table_id)
-
-
-@require_POST
-@moderator_required
-def match_void(request, match_id: int):
-    """Void a rated match from its page (games/web/history_views.py shows the form)."""
-    form = ReasonForm(request.POST, prefix="void")
-    perform(
-        request,
-        form,
-        lambda f: match_moderation.match_void(
-            moderator=request.user, match_id=match_id, reason=f.cleaned_data["reason"]
-        ),
-        _("The match is void: ratings were recomputed without it."),
-    )
-    return redirect("match_detail", match_id=match_id)
 
 
 @login_required

@@ -16,15 +16,11 @@ from games import engine, events
 from games.engine import Refusal
 from games.models import Seat, Table
 from games.moderation.models import Kick, ModerationLog
-from games.moderation.users import (
-    moderation_log_write,
-    moderation_notice,
-    moderator_check,
-    reason_check,
-)
+from games.moderation.users import moderation_notice
 from games.runtime import records
 from games.runtime.commands import Applied, Issuer, Role, command
 from games.runtime.writer import Outcome, table_act
+from games.staff_log import moderation_log_write, moderator_check, reason_check
 
 CLOSED_NOTICE = gettext_noop("A moderator closed this table: {reason}")
 KICKED_NOTICE = gettext_noop("A moderator removed you from this table: {reason}")

@@ -16,6 +16,5 @@ urlpatterns = [
     path("moderation/tables/<int:table_id>/kick/", table_views.seat_kick, name="moderation_table_kick"),
     path("moderation/tables/<int:table_id>/unkick/", table_views.kick_lift, name="moderation_table_unkick"),
     path("moderation/chat/<int:message_id>/delete/", table_views.chat_delete, name="moderation_chat_delete"),
-    path("moderation/matches/<int:match_id>/void/", table_views.match_void, name="moderation_match_void"),
     path("report/table/<int:table_id>/", table_views.report_table, name="report_table"),
 ]

@@ -10,55 +10,19 @@ from datetime import timedelta
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from accounts.selectors import user_can_moderate
 from games import events
-from games.chat import chat_notify_deleted
 from games.engine import Refusal
 from games.models import Seat, Table
 from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
 from games.runtime.commands import Issuer
 from games.runtime.writer import table_act
+from games.staff_log import moderation_log_write, moderator_check, reason_check
 
 REPORTS_PER_HOUR = 10
-
-
-def moderator_check(moderator) -> None:
-    if not user_can_moderate(moderator):
-        raise PermissionDenied("moderation permission required")
-
-
-def reason_check(reason: object) -> str:
-    """Every moderation write carries a reason: one line, at most 300 characters."""
-    cleaned = " ".join(reason.split()) if isinstance(reason, str) else ""
-    if not cleaned:
-        raise Refusal("reason_required", gettext_noop("Give a reason."))
-    return cleaned[:300]
-
-
-def moderation_log_write(
-    *, moderator, action: str, reason: str, target_user=None, table=None, details: dict | None = None
-) -> ModerationLog:
-    """One audit-log row. Call inside the transaction of the change it records."""
-    if target_user is not None:
-        target = target_user.username
-    elif table is not None:
-        target = str(table)
-    else:
-        target = ""
-    return ModerationLog.objects.create(
-        moderator=moderator,
-        action=action,
-        reason=reason,
-        target_user=target_user,
-        table=table,
-        target=target[:200],
-        details=details or {},
-    )
 
 
 def moderation_notice(*, kind: str, template: str, reason: str, user_id: int | None = None) -> dict:
@@ -212,7 +176,7 @@ def chat_message_delete(*, moderator, message, reason: str) -> None:
         table=message.table,
         details={"message_id": message.pk, "text": message.text},
     )
-    chat_notify_deleted(message)  # sends after commit
+    events.send_on_commit(group=events.chat_group(message.table_id), message=events.chat_line_deleted(message.pk))
 
 
 def report_create(*, reporter, reason: str, user=None, table=None) -> Report:

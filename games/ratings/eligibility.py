@@ -1,18 +1,7 @@
-"""Which matches are rated (docs/ratings.md). Decided once, when the match starts, and
-stored on the match (`Match.rated`): nothing that happens later makes it casual."""
+"""Who lost a rated match, and its line-up (docs/ratings.md). Whether a match is rated is
+decided once, when it starts (games/runtime/records.py `match_is_rated`), and stored on it."""
 
-from games import engine
 from games.models import Match
-
-
-def match_is_rated(*, table, seats, rules: engine.Rules | None = None) -> bool:
-    """A rated table, four people (a bot seat makes the match casual), and rules that are
-    a rateable preset's (engine.RATEABLE). `rules`: the match's (default: those the table
-    starts a match with, `Table.game_rules`). A custom set or the casual preset makes a
-    rated table's match casual: the form refuses that pairing, and this also holds for
-    tables stored before it did."""
-    people = all(seat.user_id is not None and not seat.bot for seat in seats)
-    return bool(table.rated) and people and engine.is_rateable(table.game_rules() if rules is None else rules)
 
 
 def losing_team(match: Match) -> int | None:

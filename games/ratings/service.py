@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
+from games.boards.ranking import Ranking, board_rankings
 from games.duplicate.models import Event
-from games.duplicate.ranking import Ranking, board_rankings
 from games.models import DomainEvent, Match
 from games.ratings import maths
 from games.ratings.eligibility import lineup_key, losing_team
@@ -32,7 +32,22 @@ NEWCOMER = Standing(maths.initial(), 0)
 
 @subscribe(DomainEvent.Kind.MATCH_ENDED, "ratings.match")
 def on_match_ended(event: DomainEvent) -> None:
+    assert event.match is not None  # a table's event
     match_rate(match=event.match, now=event.created_at)
+
+
+@subscribe(DomainEvent.Kind.EVENT_FINISHED, "ratings.event")
+def on_event_finished(event: DomainEvent) -> None:
+    event_rate(event=Event.objects.get(pk=event.facts["event"]), now=event.created_at)
+
+
+@subscribe(DomainEvent.Kind.RESULT_ADJUSTED, "ratings.adjusted")
+def on_result_adjusted(event: DomainEvent) -> None:
+    """A rated event already rated with the old result: its boards and every later rated
+    game are replayed, as if it had been scored so (docs/ratings.md)."""
+    first = RatedMatch.objects.filter(event_board__event_id=event.facts["event"]).order_by("pk").first()
+    if first is not None:
+        ratings_replay(since=first)
 
 
 @transaction.atomic  # the delivery's transaction (games/runtime/outbox.py), or a rebuild's
@@ -58,10 +73,10 @@ def match_rate(*, match: Match, now) -> RatedMatch | None:
     return entry
 
 
-@transaction.atomic  # the transaction that finishes the event, when its last round ends
+@transaction.atomic  # the delivery's transaction, once the event has finished
 def event_rate(*, event: Event, now) -> list[RatedMatch]:
     """Rate a rated event that just finished: board by board in their order, each ranking
-    the people's sides of each direction (games/duplicate/ranking.py) as one game. A board
+    the people's sides of each direction (games/boards/ranking.py) as one game. A board
     that ranks nobody makes no entry."""
     if not event.rated or RatedMatch.objects.filter(event_board__event=event).exists():
         return []

@@ -1,10 +1,12 @@
 """What a table's moments cause elsewhere, subscribed to rather than called (the outbox).
 
 The write path's records (records.py) append a `DomainEvent` in the table's transaction: a
-hand scored, a match ended (won, or aborted). Packages that react to one subscribe by name
-(`@subscribe(kind, name)`): the players' hand records (games/history/), the analysis job
-(games/analysis/), an event's board result (games/duplicate/), the rating update
-(games/ratings/). The runtime imports none of them; `GamesConfig.ready` imports them once.
+hand scored, a match ended (won, or aborted), an event's table played its boards. The
+events (games/duplicate/) append theirs too: an event finished, a board's result adjusted.
+Packages that react to one subscribe by name (`@subscribe(kind, name)`): the players' hand
+records (games/history/), the analysis job (games/analysis/), an event's board result and
+its round's end (games/duplicate/), the rating updates (games/ratings/). Subscribers import
+each other no more than the runtime imports them; `GamesConfig.ready` imports them once.
 
 Once the table's transaction has committed, the writer delivers what it wrote (`deliver`):
 each subscriber runs in a transaction of its own that also writes its `Delivery` row, and
@@ -58,9 +60,13 @@ def collecting() -> Iterator[list[int]]:
         _written.reset(token)
 
 
-def publish(*, kind: str, table: Table, match: Match, hand: Hand | None = None, facts=None, now: datetime) -> None:
-    """Append an event in the caller's transaction. Outside the write path (a rebuild, a
-    shell) it is delivered once that transaction commits."""
+def publish(
+    *, kind: str, table: Table | None, match: Match | None, hand: Hand | None = None, facts=None, now: datetime
+) -> None:
+    """Append an event in the caller's transaction (`table` and `match`: None for an
+    event's own, games/duplicate/). Inside the write path or a subscriber it is delivered
+    once theirs has committed; elsewhere (a moderator's page, a rebuild, a shell) once the
+    caller's transaction commits."""
     event = DomainEvent.objects.create(
         kind=kind, table=table, match=match, hand=hand, facts=facts or {}, created_at=now
     )
@@ -118,7 +124,7 @@ def _deliver_to(name: str, handler: Subscriber, event: DomainEvent) -> bool:
     """One subscriber, once: its work and its Delivery row commit together. False when it
     failed (logged; it is tried again later)."""
     try:
-        with transaction.atomic():
+        with collecting() as published, transaction.atomic():
             try:
                 with transaction.atomic():
                     Delivery.objects.create(event=event, subscriber=name)
@@ -128,4 +134,5 @@ def _deliver_to(name: str, handler: Subscriber, event: DomainEvent) -> bool:
     except Exception:
         log.exception("subscriber %s failed on domain event %s", name, event.pk)
         return False
+    deliver(published)  # what the subscriber published in turn (an event's end), now committed
     return True

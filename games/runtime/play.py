@@ -13,10 +13,9 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games import engine, selectors
-from games.duplicate import table_boards
 from games.engine import Refusal
 from games.models import Seat, Table
-from games.runtime import clock, records
+from games.runtime import clock, event_tables, records
 from games.runtime.commands import (
     Applied,
     Issuer,
@@ -141,7 +140,7 @@ def _players_seat(table: Table, seats: list[Seat], user, now: datetime) -> Seat:
 def _refuse_if_time_is_up(table: Table, now: datetime) -> None:
     """An event's round whose time is up is finished by bots (games/duplicate/): nobody takes
     their seat back from them."""
-    if table_boards.round_time_up(table, now):
+    if event_tables.round_time_up(table, now):
         raise Refusal("round_time_up", gettext_noop("The round's time is up: a bot finishes this board for you."))
 
 
@@ -205,10 +204,10 @@ def start_next_hand(table: Table, game: engine.Game, now: datetime) -> list[Appl
 
 def _start_action(table: Table, hand_no: int, rules: engine.Rules) -> dict | None:
     """The start_hand of hand `hand_no`: at an event's table its board (None past the last,
-    games/duplicate/table_boards.py), elsewhere a fresh shuffle."""
-    if not table_boards.is_event_table(table):
+    games/runtime/event_tables.py), elsewhere a fresh shuffle."""
+    if not event_tables.is_event_table(table):
         return {"type": "start_hand", "seed": deck_seed(hand_no)}
-    board = table_boards.board_for_hand(table, hand_no, rules)
+    board = event_tables.board_for_hand(table, hand_no, rules)
     return None if board is None else board.start_action()
 
 
@@ -216,8 +215,7 @@ def _boards_played(table: Table, game: engine.Game, now: datetime) -> list[Appli
     """An event's table has played all its boards: its match ends without a winner."""
     table.status = Table.Status.FINISHED
     table.deadline = None
-    records.boards_played(table, game, now)
-    table_boards.table_done(table, now)
+    records.boards_played(table, game, now)  # the events end the round from there
     return [Applied({"type": "boards_played"}, [{"type": "boards_played"}])]
 
 

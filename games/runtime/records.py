@@ -12,7 +12,6 @@ from django.db.models import F
 
 from games import engine
 from games.models import Bury, DomainEvent, Hand, Match, MatchPlayer, Seat
-from games.ratings.eligibility import match_is_rated
 from games.runtime import outbox
 
 
@@ -28,6 +27,18 @@ def start_match(table, seats, rules) -> Match:
     table._current_match = match
     table._current_hand = None  # the table object may carry the last match's hand
     return match
+
+
+def match_is_rated(*, table, seats, rules: engine.Rules | None = None) -> bool:
+    """Whether the match changes ratings (docs/ratings.md): a rated table, four people (a bot
+    seat makes the match casual), and rules that are a rateable preset's (engine.RATEABLE).
+    Decided once, when the match starts, and stored on it (`Match.rated`): nothing that
+    happens later makes it casual. `rules`: the match's (default: those the table starts a
+    match with, `Table.game_rules`). A custom set or the casual preset makes a rated table's
+    match casual: the form refuses that pairing, and this also holds for tables stored
+    before it did."""
+    people = all(seat.user_id is not None and not seat.bot for seat in seats)
+    return bool(table.rated) and people and engine.is_rateable(table.game_rules() if rules is None else rules)
 
 
 def current_match(table) -> Match | None:
@@ -162,6 +173,7 @@ def boards_played(table, game, now) -> None:
     match.finished_at = now
     match.final_levels = dict(game.levels)
     match.save(update_fields=["finished_at", "final_levels"])
+    outbox.publish(kind=DomainEvent.Kind.BOARDS_PLAYED, table=table, match=match, now=now)
 
 
 def abort_match(table, reason: str, now) -> None:

@@ -8,7 +8,7 @@ only imports the engine and the bots. The answer travels back to the runner task
 asked, which submits it through the one write path with the version it was decided on:
 a decision that the table has moved past is refused as stale and changes nothing.
 
-The Hint button's coach (games/analysis/coach.py) is the same kind of question — the
+The Hint button's coach (games/bots/coach.py) is the same kind of question — the
 seat's Observation, the evaluator's level, budget and seed — and thinks in the same pool.
 
 Why processes and not threads: a strong bot searches for up to BUDGET seconds of pure
@@ -31,7 +31,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from games import metrics
-from games.analysis.coach import Advice, CoachQuestion, advise
+from games.bots.coach import Advice, CoachQuestion, advise
 from games.bots.question import STAND_IN_LEVEL, Question, Stamp, answer, thinker_start
 from games.runtime import clock
 
@@ -75,7 +75,7 @@ async def decide(q: Question) -> dict | None:
 
 
 async def coach(q: CoachQuestion) -> Advice:
-    """The Hint's advice (games/analysis/coach.py): the analysis's evaluator, a search of a
+    """The Hint's advice (games/bots/coach.py): the analysis's evaluator, a search of a
     few hundred milliseconds, so it is thought where the searching bots think — in the pool,
     or in a thread when there is none — never on the event loop."""
     if settings.GAMES_BOT_THINKERS <= 0:
@@ -105,7 +105,7 @@ def _executor() -> ProcessPoolExecutor:
         # forkserver: a clean process to fork workers from (forking the server itself would
         # copy its threads' locks and its sockets); it preloads the bots once.
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["games.bots.question", "games.analysis.coach"])
+        context.set_forkserver_preload(["games.bots.question", "games.bots.coach"])
         _pool = ProcessPoolExecutor(
             max_workers=settings.GAMES_BOT_THINKERS,
             mp_context=context,

@@ -21,7 +21,7 @@ from games import chat, events, selectors
 from games.engine import Refusal
 from games.friends.selectors import blocked_ids
 from games.models import Table
-from games.moderation.selectors import is_banned
+from games.sanctions import is_banned
 from games.web import rooms
 from games.web.i18n import language_for_scope, translate_notice, translate_rejection
 from games.web.layer_watch import LayerGroups

@@ -19,9 +19,9 @@ from django.utils import translation
 
 from games import jinja_env
 from games import selectors as table_selectors
+from games.boards.scoring import Standing
 from games.duplicate import changes, selectors
 from games.duplicate.models import Event
-from games.duplicate.scoring import Standing
 from games.words.faces import faces
 from games.words.seats import SEAT_NAMES
 

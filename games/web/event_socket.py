@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games import events
 from games.duplicate import selectors
 from games.duplicate.models import Event
-from games.moderation.selectors import is_banned
+from games.sanctions import is_banned
 from games.web import event_regions, rooms
 from games.web.i18n import language_for_scope
 from games.web.layer_watch import LayerGroups

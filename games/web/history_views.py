@@ -1,5 +1,5 @@
 """Thin views of match history: my matches, one match, a finished hand's replay and a
-player's profile. Pages, so they compose the features (history, analysis, ratings,
+player's profile, and a moderator's void of a rated match. Pages, so they compose the features (history, analysis, ratings,
 moderation) here, in the web layer, and no feature imports another for them."""
 
 import json
@@ -7,10 +7,10 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.selectors import user_can_moderate
 from games import rulesets
@@ -22,7 +22,8 @@ from games.history.charts import bar_chart, line_chart
 from games.history.rendering import frame_context, trump_label
 from games.models import Hand, Match
 from games.moderation.forms import ReasonForm
-from games.ratings import maths
+from games.moderation.user_views import moderator_required, perform
+from games.ratings import maths, voids
 from games.ratings.models import RatedMatch
 from games.ratings.selectors import match_rating_changes, rating_series
 from games.web.profile_stats import profile_person, profile_stats
@@ -253,3 +254,17 @@ def _charts(user, levels: list[int]) -> dict:
         if levels
         else None,
     }
+
+
+@require_POST
+@moderator_required
+def match_void(request, match_id: int):
+    """A moderator voids a rated match from its page, which shows the form (docs/ratings.md)."""
+    form = ReasonForm(request.POST, prefix="void")
+    perform(
+        request,
+        form,
+        lambda f: voids.match_void(moderator=request.user, match_id=match_id, reason=f.cleaned_data["reason"]),
+        _("The match is void: ratings were recomputed without it."),
+    )
+    return redirect("match_detail", match_id=match_id)

@@ -19,8 +19,8 @@ from games import events
 from games.engine import Refusal
 from games.friends import service as friends
 from games.friends.selectors import pending_invitations
-from games.moderation.selectors import is_banned
 from games.runtime import presence
+from games.sanctions import is_banned
 from games.web import rooms
 from games.web.i18n import language_for_scope, translate_rejection
 from games.web.layer_watch import LayerGroups

@@ -3,7 +3,7 @@ selection's legality) and the coach's hint.
 
 The hint is the coach's play for this seat and why: the Hint and Why? buttons of casual
 tables. The coach is the analysis's evaluator with its budget and seed
-(games/analysis/coach.py, docs/analysis.md), so a followed hint is never marked a mistake
+(games/bots/coach.py, docs/analysis.md), so a followed hint is never marked a mistake
 afterwards; it sees only this seat's Observation (RULES §9) and thinks where the searching
 bots think (games/runtime/thinking.py), never on the event loop.
 """
@@ -16,9 +16,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from games import bots, engine, selectors
-from games.analysis.coach import CoachQuestion
 from games.analysis.selectors import hand_coach_seed
 from games.analysis.why import explain
+from games.bots.coach import CoachQuestion
 from games.engine import Refusal
 from games.runtime import clock, thinking
 from games.runtime.table_state import LoadedTable

@@ -12,11 +12,11 @@ from django.conf import settings
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
-from games import bots, engine
-from games.analysis import coach, decisions, service, tasks
+from games import bots, engine, selectors
+from games.analysis import decisions, service, tasks
 from games.analysis.models import Decision, HandAnalysis
-from games.history import matches
-from games.history.replay import fold
+from games.bots import coach
+from games.engine import fold
 from games.models import Hand, Table
 from tests.bots.test_bots import expert_work
 from tests.conftest import make_table, make_user
@@ -41,7 +41,7 @@ def played(django_db_setup, django_db_blocker):
 
 
 def _own_log(hand):
-    before, own = matches.hand_log(hand)
+    before, own = selectors.hand_log(hand)
     return [a for _, _, a in before], [decisions.LoggedAction(seq, source, a) for seq, source, a in own]
 
 

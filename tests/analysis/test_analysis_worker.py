@@ -17,9 +17,9 @@ import pytest
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
+from games import selectors
 from games.analysis import decisions, tasks
 from games.analysis.models import Decision, HandAnalysis
-from games.history import matches
 from games.models import Hand, Table
 from tests import servers
 from tests.analysis.test_analysis import BUDGET
@@ -95,7 +95,7 @@ def test_a_queued_analysis_runs_after_the_worker_comes_back(scored):
     stored = [
         (d.index, d.seat, d.played, d.suggested, d.played_points, d.suggested_points) for d in analysis.decisions.all()
     ]
-    before, own = matches.hand_log(hand)
+    before, own = selectors.hand_log(hand)
     here = decisions.hand_decisions(
         [a for _, _, a in before],
         [decisions.LoggedAction(seq, source, a) for seq, source, a in own],

@@ -1,4 +1,4 @@
-"""The coach at casual tables (games/analysis/coach.py, docs/analysis.md): Hint and the hand
+"""The coach at casual tables (games/bots/coach.py, docs/analysis.md): Hint and the hand
 analysis ask the same evaluator with the same budget and seed, so a player who plays what
 Hint gives is never told afterwards that it was a mistake; the hint reads only what the
 seat may see (RULES §9); its "Why?" comes with it, in the reader's language."""
@@ -12,9 +12,9 @@ from asgiref.sync import sync_to_async
 from django.utils import translation
 
 from games import bots, engine
-from games.analysis import coach, decisions, service, why
+from games.analysis import decisions, service, why
 from games.analysis.models import HandAnalysis
-from games.bots import match
+from games.bots import coach, match
 from games.models import Hand, Table
 from games.runtime import thinking
 from tests.analysis.test_analysis import _swap_hidden

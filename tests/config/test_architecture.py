@@ -3,9 +3,8 @@ Django needed), counting imports inside functions too: a lazy import only hides 
 
 The layers (the engine and bots pure, the web on top, accounts apart from games, …) are
 import-linter's contracts in pyproject.toml, which `lint-imports` checks (docs/layers.md).
-Its cycle contract (`acyclic_siblings`) compares whole packages, and games' packages do lean
-on each other both ways (games.models gathers every package's models; moderation and the
-runtime call each other), so cycles are looked for here, between modules."""
+Its cycle contract (`acyclic_siblings`) compares whole packages, whose modules may still
+import each other both ways, so cycles are looked for here, between modules."""
 
 import ast
 from pathlib import Path

@@ -4,8 +4,8 @@ plays its duplicate deals with), refused when malformed."""
 import pytest
 
 from games import engine
+from games.boards.board import BOARD_LEVELS, Board, make_boards
 from games.bots.match import fresh_hand
-from games.duplicate.boards import BOARD_LEVELS, Board, make_boards
 
 pytestmark = pytest.mark.events
 

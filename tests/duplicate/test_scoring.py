@@ -3,8 +3,8 @@
 import pytest
 
 from games import engine
-from games.duplicate.boards import Board
-from games.duplicate.scoring import TableResult, board_score, level_change_of, matchpoints, standings
+from games.boards.board import Board
+from games.boards.scoring import TableResult, board_score, level_change_of, matchpoints, standings
 
 pytestmark = pytest.mark.events
 

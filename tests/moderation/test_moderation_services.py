@@ -15,9 +15,9 @@ from games.models import ChatMessage, Match, Seat, Table, TableEvent
 from games.moderation import tables as moderation
 from games.moderation import users as user_moderation
 from games.moderation.models import Ban, Kick, ModerationLog, Mute, Report
-from games.moderation.selectors import is_banned, is_kicked, is_muted
 from games.runtime import writer
 from games.runtime.commands import Issuer, command_names
+from games.sanctions import is_banned, is_kicked, is_muted
 from tests.conftest import make_moderator, make_table, make_user
 
 PASSWORD = "a-long-test-pass-1"

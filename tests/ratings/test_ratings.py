@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from games import engine
 from games.engine import Refusal
 from games.models import Match, MatchPlayer, Seat, Table
-from games.moderation.matches import match_void
 from games.moderation.models import ModerationLog
 from games.moderation.tables import seat_kick, table_close
 from games.ratings import maths
 from games.ratings.models import RatedMatch, Rating, RatingChange
 from games.ratings.selectors import ratings_snapshot, snapshot_differences
 from games.ratings.service import match_rate, ratings_replay
+from games.ratings.voids import match_void
 from games.runtime import writer
 from tests.conftest import make_moderator, make_table, make_user
 from tests.table_driver import drive
@@ -200,7 +200,7 @@ def test_a_match_is_rated_only_under_rateable_rules(players, rules, rated):
 
 
 def test_eligibility_takes_the_matchs_rules_over_the_tables(players):
-    from games.ratings.eligibility import match_is_rated
+    from games.runtime.records import match_is_rated
 
     table = make_table(players[0], players=players, rated=True, turn_limit_s=30)
     seats = list(table.seats.order_by("position"))

@@ -9,7 +9,7 @@ from accounts.models import Profile
 from accounts.selectors import profile_language
 from games.models import Table
 from games.moderation.models import Ban, Kick
-from games.moderation.selectors import is_banned, is_kicked
+from games.sanctions import is_banned, is_kicked
 from games.selectors import socket_entry
 from tests.conftest import make_moderator, make_table, make_user
 

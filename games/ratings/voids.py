@@ -1,10 +1,9 @@
 """Moderators void a rated match (docs/ratings.md, docs/moderation.md): its rating
 changes are dropped and every rating since is replayed from the history without it, in
-one transaction with the audit log entry.
+one transaction with the audit log entry (games/staff_log.py).
 
 Not a table command: a match's table may be closed (nothing acts on a closed table), and
-voiding changes the rating history, not the table. The rating write goes through the
-same service that rates matches (games/ratings/service.py)."""
+voiding changes the rating history, not the table."""
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
@@ -12,9 +11,9 @@ from django.utils.translation import gettext_noop
 from games.engine import Refusal
 from games.models import Match
 from games.moderation.models import ModerationLog
-from games.moderation.users import moderation_log_write, moderator_check, reason_check
 from games.ratings.models import RatedMatch
 from games.ratings.service import ratings_replay
+from games.staff_log import moderation_log_write, moderator_check, reason_check
 
 
 @transaction.atomic

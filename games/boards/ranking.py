@@ -11,9 +11,9 @@ replay ranks a board exactly as the live update did.
 from collections.abc import Hashable
 from dataclasses import dataclass
 
+from games.boards.results import board_table_results
+from games.boards.scoring import board_score
 from games.duplicate.models import Entry, EventBoard
-from games.duplicate.scoring import board_score
-from games.duplicate.selectors import board_table_results
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from games import engine
-from games.duplicate.boards import Board
+from games.boards.board import Board
 
 
 @dataclass(frozen=True)

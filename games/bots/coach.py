@@ -1,7 +1,7 @@
 """The coach: the evaluator's choice for one seat in one position (pure: no Django).
 
 The Hint button of casual tables (games/web/table_questions.py, thought out in a worker
-process by games/runtime/thinking.py) and the hand analysis (decisions.py) both ask
+process by games/runtime/thinking.py) and the hand analysis (games/analysis/decisions.py) both ask
 `options` with the same level, budget and seed rule. The evaluator counts its effort
 instead of timing it (games/bots/expert.py), so for the same Observation they get the same
 numbers: a player who plays the hinted cards plays the analysis's own suggestion, and
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import bots
-from games.analysis import play_facts
+from games.bots import play_facts
 from games.bots.observation import Observation
 
 Option = tuple[list[str], float]

@@ -1,5 +1,7 @@
-"""Moderation's reads (STYLE: selectors): is a user banned, muted, kicked from a table
-(docs/moderation.md). Who may moderate is the accounts app's (accounts.selectors.user_can_moderate)."""
+"""Is a user banned, muted, kicked from a table (STYLE: selectors; docs/moderation.md).
+
+Below the features: moderation writes these sanctions; chat, friends, the tables and the
+pages read them here. Who may moderate is the accounts app's (accounts.selectors.user_can_moderate)."""
 
 from django.db.models import F
 
