@@ -55,33 +55,34 @@ def default_language_after():
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    """Before the test's fixtures end (its event loop among them), the write path's pool
-    (games/runtime/table_rows.py) is closed in that loop. Left to the loop's end, the pool's
-    tasks take the loop's cancellation for a failed connection (psycopg_pool counts
-    CancelledError among those and tries again) and the loop's close waits for them for good."""
-    from games.runtime import table_rows
+    """Before the test's fixtures end (its event loop among them), the connections of its
+    rooms' registry (games/web/rooms.py, table_rows.LoopConnections) are closed in that loop.
+    Left to the loop's end, the pool's tasks take the loop's cancellation for a failed
+    connection (psycopg_pool counts CancelledError among those and tries again) and the
+    loop's close waits for them for good."""
+    from games.web import rooms
 
-    pool, loop = table_rows._pool, table_rows._pool_loop
-    if pool is not None and loop is not None and not loop.is_closed() and asyncio._get_running_loop() is None:
-        loop.run_until_complete(asyncio.wait_for(pool.close(), timeout=10))
+    registry = rooms.current()
+    if registry is not None and not registry.loop.is_closed() and asyncio._get_running_loop() is None:
+        registry.loop.run_until_complete(asyncio.wait_for(registry.connections.aclose(), timeout=10))
     return (yield)
 
 
 @pytest.fixture(autouse=True)
 def sync_thread_connections_closed():
     """Async tests reach the database through asgiref's one thread for sync code, and the
-    write path through the event loop's own pool; close them after each test, or they still
-    hold the test database when that is dropped."""
+    write path through the connections of the loop's rooms; close them after each test, or
+    they still hold the test database when that is dropped."""
     yield
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
-    from games.runtime import table_rows
+    from games.web import rooms
 
     # Bounded: a test that left that thread blocked (on a row its own transaction locks, say)
     # fails here instead of holding the whole run.
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=60)
-    table_rows.close_loop_pool()  # the event loop's own (games/runtime/table_rows.py)
+    rooms.let_go()  # the event loop's registry, with its connections (games/web/rooms.py)
 
 
 @pytest.fixture(autouse=True)

@@ -22,14 +22,19 @@ from channels.db import database_sync_to_async
 
 from games import events
 from games.engine import Refusal
-from games.runtime import runner, table_state, writer
+from games.runtime import runner, table_rows, table_state, writer
 from games.runtime.commands import Issuer
 from games.runtime.table_state import LoadedTable
 
 
 class TableActor:
-    def __init__(self, table_id: int, *, turns: runner.BotTurns) -> None:
+    def __init__(
+        self, table_id: int, *, turns: runner.BotTurns, connections: table_rows.LoopConnections | None
+    ) -> None:
+        """`connections`: what the loop stores engine steps on, from whoever keeps its actors
+        (None: every command goes through the database thread)."""
         self.table_id = table_id
+        self.connections = connections
         self.group = events.table_group(table_id)
         self.held: LoadedTable | None = None
         self.version = 0  # the newest version this actor knows of
@@ -65,6 +70,7 @@ class TableActor:
                     user=user,
                     issuer=issuer,
                     held=self.held,
+                    connections=self.connections,
                 )
             except Refusal as refused:
                 # A refusal is an answer, not a fault: nobody reads its traceback, and that

@@ -9,7 +9,6 @@ version and writes nothing) and the log rows, sent as one JSON array, go in only
 wrote. On SQLite (the embedded default) the ORM does the same in two statements.
 """
 
-import asyncio
 import logging
 import os
 import weakref
@@ -119,13 +118,10 @@ def _values(table: Table, rows: list[LogRow], version: int, now: datetime) -> li
 # event loop itself (games/runtime/writer.py): no hand-off to the process's one database
 # thread, whose one connection would commit one action at a time (each commit waits for the
 # disk) with every other database call of the process queued behind. The loop borrows a
-# connection from a pool of its own (psycopg_pool), in autocommit: the statement is its own
+# connection from the pool of its actors' keeper (`LoopConnections`), in autocommit: the statement is its own
 # transaction. Its values are bound by the server, and psycopg prepares the statement once
 # it has run a few times, so PostgreSQL does not parse and plan it again on every action.
 
-_pool: AsyncConnectionPool | None = None
-_pool_loop: asyncio.AbstractEventLoop | None = None  # the loop it was opened in
-_opened: "weakref.WeakSet[psycopg.AsyncConnection]" = weakref.WeakSet()  # its connections
 _PREPARE_AFTER = 5  # runs of the statement before psycopg prepares it (psycopg's default)
 log = logging.getLogger(__name__)
 
@@ -141,59 +137,60 @@ def stores_from_loop() -> bool:
     )
 
 
-async def store_if_at_async(table: Table, rows: list[LogRow], version: int, now: datetime) -> bool:
-    """`store_if_at` from the event loop, in a transaction of its own: True if stored; False
-    if the table has moved on, or if the connection failed — whether the statement was
-    committed is then unknown, and the caller asks the database thread, which reads what is
-    true."""
-    values = _values(table, rows, version, now)
-    try:
-        pool = await _loop_pool()
-        async with pool.connection() as borrowed:
-            cursor = await borrowed.execute(_STORE, values)
-            found = await cursor.fetchone()
-    except psycopg.Error as error:
-        log.warning("table %s: the loop's connection failed (%s); the database thread takes over", table.pk, error)
-        return False
-    return found is not None and found[0] == 1
+class LoopConnections:
+    """The connections one event loop stores engine steps on: a pool (psycopg_pool), opened on
+    first use. Whoever keeps a loop's table actors owns one and hands it to each (the web's
+    registry of rooms, games/web/rooms.py; `manage.py runtables`), and closes it with them."""
 
+    def __init__(self) -> None:
+        self.pool: AsyncConnectionPool | None = None
+        self.opened: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
 
-async def _loop_pool() -> AsyncConnectionPool:
-    """The running event loop's pool, opened on first use (a server process has one loop; a
-    test has one of its own, so an earlier test's pool is closed first)."""
-    global _pool, _pool_loop
-    loop = asyncio.get_running_loop()
-    if _pool is not None and _pool_loop is not loop:
-        close_loop_pool()
-    if _pool is None:
-        params = connection.get_connection_params()  # Django's own: database, user, adapters
-        params.update(cursor_factory=psycopg.AsyncCursor, prepare_threshold=_PREPARE_AFTER, autocommit=True)
-        _pool, _pool_loop = (
-            AsyncConnectionPool(
+    async def store_if_at(self, table: Table, rows: list[LogRow], version: int, now: datetime) -> bool:
+        """`store_if_at` from the event loop, in a transaction of its own: True if stored;
+        False if the table has moved on, or if the connection failed — whether the statement
+        was committed is then unknown, and the caller asks the database thread, which reads
+        what is true."""
+        values = _values(table, rows, version, now)
+        try:
+            pool = await self._open()
+            async with pool.connection() as borrowed:
+                cursor = await borrowed.execute(_STORE, values)
+                found = await cursor.fetchone()
+        except psycopg.Error as error:
+            log.warning("table %s: the loop's connection failed (%s); the database thread takes over", table.pk, error)
+            return False
+        return found is not None and found[0] == 1
+
+    async def _open(self) -> AsyncConnectionPool:
+        if self.pool is None:
+            params = connection.get_connection_params()  # Django's own: database, user, adapters
+            params.update(cursor_factory=psycopg.AsyncCursor, prepare_threshold=_PREPARE_AFTER, autocommit=True)
+            self.pool = AsyncConnectionPool(
                 kwargs=params,
                 min_size=1,
                 max_size=settings.GAMES_WRITE_CONNECTIONS,
                 timeout=2,  # lent within milliseconds, unless the database is away: then fail soon
-                configure=_opened_here,
+                configure=self._opened_here,
                 open=False,
-            ),
-            loop,
-        )
-    if _pool.closed:
-        await _pool.open()
-    return _pool
+            )
+        if self.pool.closed:
+            await self.pool.open()
+        return self.pool
 
+    async def _opened_here(self, opened: psycopg.AsyncConnection) -> None:
+        self.opened.add(opened)
 
-async def _opened_here(opened: psycopg.AsyncConnection) -> None:
-    _opened.add(opened)
+    async def aclose(self) -> None:
+        """Close the pool in its own loop (its tasks end with it)."""
+        if self.pool is not None:
+            await self.pool.close()
 
-
-def close_loop_pool() -> None:
-    """Close the event loop's pool and its connections, from any thread or loop: tests end
-    theirs before their database is dropped. (Its own `close()` must run in its loop, which
-    has ended by then.)"""
-    global _pool, _pool_loop
-    for opened in list(_opened):
-        opened.pgconn.finish()
-    _opened.clear()
-    _pool = _pool_loop = None
+    def close(self) -> None:
+        """End every connection, from any thread, also once the pool's loop has ended (its own
+        `close()` must run in that loop): tests end theirs before their database is dropped,
+        and after the database restarted."""
+        for opened in list(self.opened):
+            opened.pgconn.finish()
+        self.opened.clear()
+        self.pool = None

@@ -153,16 +153,23 @@ def _act(
 
 
 async def table_act_async(
-    *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, held: LoadedTable | None
+    *,
+    table_id: int,
+    action: dict,
+    expected_version: int | None,
+    user,
+    issuer: Issuer,
+    held: LoadedTable | None,
+    connections: table_rows.LoopConnections | None,
 ) -> Outcome:
     """`table_act` from the event loop (for a table's actor, games/runtime/actor.py), which tells
     everyone itself. An engine step on the version the actor holds is taken right there: the
-    step on private copies, then the one statement on a connection of the loop's own pool
-    (`table_rows.store_if_at_async`): no hand-off to the process's database thread, whose one
+    step on private copies, then the one statement on one of the loop's `connections`
+    (`table_rows.LoopConnections`): no hand-off to the process's database thread, whose one
     connection would commit one action at a time with every other database call of the
     process queued behind. Anything else runs `table_act` in that thread."""
     outcome = await _on_the_loop(
-        table_id=table_id, action=action, expected_version=expected_version, user=user, issuer=issuer, held=held
+        action=action, expected_version=expected_version, user=user, issuer=issuer, held=held, connections=connections
     )
     if outcome is None:
         outcome = await database_sync_to_async(table_act)(
@@ -178,13 +185,19 @@ async def table_act_async(
 
 
 async def _on_the_loop(
-    *, table_id: int, action: dict, expected_version: int | None, user, issuer: Issuer, held: LoadedTable | None
+    *,
+    action: dict,
+    expected_version: int | None,
+    user,
+    issuer: Issuer,
+    held: LoadedTable | None,
+    connections: table_rows.LoopConnections | None,
 ) -> Outcome | None:
     """The steps of `table_act` for an engine command on the held version, or None. Django
     refuses any query on the loop, so a step that reads or writes other rows (a seat's
     autoplay, a hand started or scored, a bury) stops there, as does a table that moved on
     meanwhile or a failed connection: None, and the database thread does it all again."""
-    if expected_version is None or held is None or not table_rows.stores_from_loop():
+    if expected_version is None or held is None or connections is None or not table_rows.stores_from_loop():
         return None
     if held.version > expected_version:  # committed, so the table has moved on
         raise _stale(held.version, expected_version)
@@ -202,7 +215,7 @@ async def _on_the_loop(
         change = _change(table, seats, game, action, user, issuer)
     except SynchronousOnlyOperation:
         return None
-    if not await table_rows.store_if_at_async(change.table, change.rows, expected_version, change.now):
+    if not await connections.store_if_at(change.table, change.rows, expected_version, change.now):
         return None
     return _stored(change, notify=False)
 

@@ -29,7 +29,7 @@ from django.utils import timezone, translation
 from games import engine, events, selectors
 from games.events import LAYER_ERRORS
 from games.models import Table
-from games.runtime import clock, lifecycle, presence, runner, table_state
+from games.runtime import clock, lifecycle, presence, runner, table_rows, table_state
 from games.runtime.actor import TableActor
 from games.web import rendering
 from games.web.i18n import language_for_scope, translate_notice
@@ -61,11 +61,12 @@ class TableRoom(TableActor):
         table_id: int,
         *,
         turns: runner.BotTurns,
+        connections: table_rows.LoopConnections,
         heartbeat: presence.Heartbeat,
         someone_present: Callable[[], None],
         emptied: Callable[["TableRoom"], None],
     ) -> None:
-        super().__init__(table_id, turns=turns)
+        super().__init__(table_id, turns=turns, connections=connections)
         self.heartbeat = heartbeat
         self.someone_present = someone_present
         self.emptied = emptied

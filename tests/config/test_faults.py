@@ -21,7 +21,8 @@ from django.utils import timezone
 from config.env import channel_layer_from_url
 from games import engine
 from games.models import Seat, TableEvent
-from games.runtime import clock, table_rows
+from games.runtime import clock
+from games.web import rooms
 from tests.conftest import make_table, session_cookie
 from tests.servers import LiveClient, Server, Stack
 from tests.services import OwnPostgres, OwnRedis
@@ -35,9 +36,9 @@ DONE = ("scored", "finished")
 def _close_connections():
     connections.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    # The pools' connections were made for the database before (config/env.py, table_rows).
+    # The pools' connections were made for the database before (config/env.py, the rooms' registry).
     connections["default"].close_pool()
-    table_rows.close_loop_pool()
+    rooms.end_connections()
 
 
 def _connections_died() -> None:

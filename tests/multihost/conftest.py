@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from config.env import channel_layer_from_url, database_from_url, redis_sentinels
-from games.runtime import table_rows
+from games.web import rooms
 from tests.conftest import session_cookie
 from tests.multihost import topology
 from tests.servers import LiveClient, _connect, _upstream
@@ -31,7 +31,7 @@ def connections_died() -> None:
     pool (in the thread that runs sync code, from an async test: sync_to_async)."""
     connections.close_all()
     connections["default"].close_pool()
-    table_rows.close_loop_pool()
+    rooms.end_connections()
 
 
 def close_connections():
@@ -39,7 +39,7 @@ def close_connections():
     connections.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     connections["default"].close_pool()
-    table_rows.close_loop_pool()
+    rooms.end_connections()
 
 
 # Package-scoped: built for the first test here, removed after the last, so the tests of

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def _refused_codes(table, user, times):
-    codes, actor = [], TableActor(table.pk, turns=runner.BotTurns())
+    codes, actor = [], TableActor(table.pk, turns=runner.BotTurns(), connections=None)
     for _ in range(times):
         try:
             await actor.act(action={"type": "start_match"}, expected_version=table.version + 7, user=user)

@@ -92,7 +92,7 @@ async def test_a_loop_that_never_keeps_up_only_slows_the_bots(monkeypatch):
 @pytest.mark.django_db(transaction=True)
 async def test_a_clock_started_by_a_socket_does_not_read_the_table_again(players, monkeypatch):
     table = await sync_to_async(make_table)(players[0], players=players)
-    actor = TableActor(table.pk, turns=runner.BotTurns())
+    actor = TableActor(table.pk, turns=runner.BotTurns(), connections=None)
     actor.keep(await sync_to_async(table_state.read)(table.pk))  # what the entering socket read
     reads = []
     monkeypatch.setattr(table_state, "read", lambda table_id: reads.append(table_id))

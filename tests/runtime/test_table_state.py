@@ -103,7 +103,7 @@ def test_a_refused_action_leaves_the_held_table_untouched(players, django_captur
 @pytest.mark.django_db(transaction=True)
 async def test_an_actor_holds_the_newest_version_and_reads_only_a_newer_one(players):
     table = await sync_to_async(make_table)(players[0], players=players)
-    actor = TableActor(table.pk, turns=runner.BotTurns())
+    actor = TableActor(table.pk, turns=runner.BotTurns(), connections=None)
     held = await actor.latest(None)  # nothing held: read
     assert held.version == table.version and actor.held is held
     older = table_state.from_rows(await sync_to_async(Table.objects.get)(pk=table.pk), list(held.seats))

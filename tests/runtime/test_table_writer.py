@@ -17,6 +17,7 @@ from games.engine import Refusal
 from games.models import Seat, Table, TableEvent
 from games.runtime import runner, table_rows, table_state, writer
 from games.runtime.actor import TableActor
+from games.web import rooms
 from tests.conftest import make_table
 from tests.table_driver import drive
 
@@ -173,7 +174,8 @@ def _playing_now(players):
 
 
 async def _actor(held):
-    actor = TableActor(held.table.pk, turns=runner.BotTurns())
+    """An actor as a server's: storing from the loop, on the connections of the loop's rooms."""
+    actor = TableActor(held.table.pk, turns=runner.BotTurns(), connections=rooms.here().connections)
     actor.keep(held)
     return actor
 
@@ -215,13 +217,13 @@ async def test_an_actors_commands_are_written_one_at_a_time(players, fast_clock,
 
     def counted(store):
         def store_counted(*arguments):
-            stored.append(arguments[2])  # the version it writes at
+            stored.append(arguments[-2])  # the version it writes at
             return store(*arguments)
 
         return store_counted
 
     monkeypatch.setattr(table_rows, "store_if_at", counted(table_rows.store_if_at))
-    monkeypatch.setattr(table_rows, "store_if_at_async", counted(table_rows.store_if_at_async))
+    monkeypatch.setattr(table_rows.LoopConnections, "store_if_at", counted(table_rows.LoopConnections.store_if_at))
     # The same play sent twice at once (a double click): the first is written, the second finds
     # the actor holding the newer version and is refused without reaching the database.
     results = await asyncio.gather(_play_through(actor, players), _play_through(actor, players), return_exceptions=True)
@@ -271,7 +273,7 @@ async def test_connections_the_server_ended_do_not_fail_an_action(players, fast_
     actor = await _actor(await sync_to_async(_playing_now)(players))
     await _play_through(actor, players)  # read the hand's rows: the next is stored from the loop
     first = await _play_through(actor, players)
-    pool = [opened.info.backend_pid for opened in table_rows._opened]
+    pool = [opened.info.backend_pid for opened in actor.connections.opened]
     assert pool, "the action was written through the loop's pool"
 
     def cut():  # the server ends the pool's connections (a restart, a proxy timing them out)

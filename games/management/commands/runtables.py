@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
 
 from games.models import Table
-from games.runtime import lifecycle, runner
+from games.runtime import lifecycle, runner, table_rows
 from games.runtime.actor import TableActor
 
 
@@ -22,6 +22,7 @@ class Command(BaseCommand):
 
     async def _serve(self) -> None:
         turns = runner.BotTurns()
+        connections = table_rows.LoopConnections()  # closed with the process
         actors: dict[int, TableActor] = {}
         rounds = 0
         while True:
@@ -33,7 +34,7 @@ class Command(BaseCommand):
             )()
             for table_id, version in versions.items():
                 if table_id not in actors:
-                    actors[table_id] = TableActor(table_id, turns=turns)
+                    actors[table_id] = TableActor(table_id, turns=turns, connections=connections)
                     actors[table_id].clock.start()
                 await actors[table_id].on_version(version)  # no sockets here tell it of others' changes
             await asyncio.sleep(2.0)
