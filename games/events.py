@@ -60,6 +60,20 @@ def table_changed(version: int) -> dict:
     return {"type": "table.changed", "version": version}
 
 
+def room_opened(channel: str) -> dict:
+    """To a table's group: a room of the table now listens in another process
+    (games/web/room.py); each room there answers `room_here`."""
+    return {"type": "room.opened", "channel": channel}
+
+
+def room_here(channel: str, version: int) -> dict:
+    return {"type": "room.here", "channel": channel, "version": version}
+
+
+def room_closed(channel: str) -> dict:
+    return {"type": "room.closed", "channel": channel}
+
+
 def lobby_changed() -> dict:
     return {"type": "lobby.changed"}
 

@@ -8,7 +8,8 @@ table (a socket's, the clock's, a bot's, an answered invitation's) goes through 
 (an engine step on the event loop, stored by one statement; anything else in the process's
 database thread), the written table becomes the held one, the actor's own
 readers are told (`on_version`, which the web room extends with its pushes) and only then
-is "changed, version N" published to the table's group for the other processes. A version
+are the other processes told, "changed, version N" (`publish`: to the table's group; a web
+room tells it only when a room of the table listens in another process). A version
 published by another process reaches `on_version` from the group and is read when someone
 needs it.
 
@@ -79,10 +80,16 @@ class TableActor:
                 raise refused.with_traceback(None) from None
             self.keep(outcome.table)
         await self.on_version(outcome.version)
-        await events.send(group=self.group, message=events.table_changed(outcome.version))
+        await self.publish(outcome.version)
         if outcome.lobby_visible:
             await events.send(group=events.LOBBY_GROUP, message=events.lobby_changed())
         return outcome
+
+    async def publish(self, version: int) -> None:
+        """Tell the table's rooms in the other processes (games/web/room.py) of a version
+        written here. An actor that is not in the table's group cannot know who listens: it
+        tells the group."""
+        await events.send(group=self.group, message=events.table_changed(version))
 
     async def on_version(self, version: int) -> bool:
         """A new version of the table exists (written here, or heard from the group): the clock

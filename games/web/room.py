@@ -76,6 +76,7 @@ class TableRoom(TableActor):
         # (language, owner of a waiting table or not) serves them all; only the latest version's.
         self.spectator_renders: dict[tuple, tuple] = {}  # key → ((version, cards dealt), regions)
         self.channel: str | None = None
+        self.elsewhere: set[str] = set()  # the channels of this table's rooms in other processes
         self.listening: asyncio.Task | None = None
         self.started: asyncio.Task | None = asyncio.get_running_loop().create_task(self._subscribe())
 
@@ -87,15 +88,43 @@ class TableRoom(TableActor):
         # Listening first: cancelling the listener is what unsubscribes the channel.
         self.listening = asyncio.get_running_loop().create_task(self._listen(layer, self.channel))
         await layer.group_add(self.group, self.channel)
+        await layer.group_send(self.group, events.room_opened(self.channel))
 
     async def _listen(self, layer, channel: str) -> None:
         while True:
             message = await layer.receive(channel)
-            if message.get("type") == "table.changed":
+            kind = message.get("type")
+            if kind == "table.changed":
                 await self.on_version(message["version"])
+            elif kind in ("room.opened", "room.here", "room.closed"):
+                await self._heard_room(kind, message)
             else:  # a moderation notice
                 for reader in list(self.readers.values()):
                     await self.tell(reader, message)
+
+    async def _heard_room(self, kind: str, message: dict) -> None:
+        """Rooms of one table in several processes know each other's channels, so that a room
+        alone publishes nothing: a room that opens says so, each one there answers with the
+        version it knows (which the newcomer may not have read yet), and one that closes says
+        so. A process that dies says nothing: the others go on telling it, which is only waste."""
+        other = message["channel"]
+        if other == self.channel:  # its own
+            return
+        if kind == "room.closed":
+            self.elsewhere.discard(other)
+            return
+        self.elsewhere.add(other)
+        if kind == "room.opened":
+            await events.send(group=self.group, message=events.room_here(self.channel or "", self.version))
+        else:
+            await self.on_version(message["version"])
+
+    async def publish(self, version: int) -> None:
+        """Only where a room of the table listens in another process: this process's sockets
+        have been told, and nobody else listens to the table's group (a table's sockets share
+        one process, docs/deployment.md)."""
+        if self.elsewhere:
+            await super().publish(version)
 
     async def join(self, socket) -> None:
         """Hand the table's news to `socket` (its `reader`) from now on; raises the layer's
@@ -124,6 +153,8 @@ class TableRoom(TableActor):
         if self.channel is not None:
             with contextlib.suppress(*LAYER_ERRORS):  # Redis away: its subscriptions went with it
                 await get_channel_layer().group_discard(self.group, self.channel)
+                if self.elsewhere:
+                    await get_channel_layer().group_send(self.group, events.room_closed(self.channel))
 
     def members(self) -> int:
         """How many sockets of this process hear the table here."""

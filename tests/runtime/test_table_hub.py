@@ -1,9 +1,11 @@
 """A process subscribes once to a table's group, whatever the number of its sockets there
 (its room, games/web/room.py): through the real ASGI app and the Redis channel layer, the
 table group has one member in this process, every socket still gets every change and
-every moderation notice, and the subscription ends with the last socket."""
+every moderation notice, and the subscription ends with the last socket. A change goes
+through Redis only when a room of the table listens in another process."""
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -77,7 +79,7 @@ async def test_news_that_comes_before_the_socket_is_accepted_waits_for_its_first
     await client.close()
 
 
-async def test_a_change_written_here_is_handed_out_before_redis_brings_it_back(players, monkeypatch):
+async def test_a_change_written_here_reaches_its_sockets_and_nothing_goes_back_through_redis(players, monkeypatch):
     table = await sync_to_async(make_table)(players[0], players=players)
     clients = [await ws_client(f"/ws/table/{table.pk}/", user) for user in players]
     for client in clients:
@@ -87,19 +89,94 @@ async def test_a_change_written_here_is_handed_out_before_redis_brings_it_back(p
     group_send = layer.group_send
 
     async def group_send_seen(group, message):
-        # What the sockets had been sent when the news went to Redis: already the new state.
-        published.append([client.communicator.output_queue.qsize() for client in clients])
+        published.append((group, message["type"]))
         await group_send(group, message)
 
     monkeypatch.setattr(layer, "group_send", group_send_seen)
     await clients[0].send({"action": "start_match", "version": table.version})
     states = [await client.receive_until(lambda m: m["type"] == "state") for client in clients]
     assert all(state["version"] > table.version for state in states)
-    assert published and all(queued >= 1 for queued in published[0])
-    # Redis's copy came back as old news: nobody is sent that version again.
+    # The table's sockets all listen in this process: its group is told nothing (the lobby is).
+    assert published and events.table_group(table.pk) not in {group for group, _kind in published}
     await asyncio.sleep(0.3)
     for client in clients:
         await client.drain()
         versions = [m["version"] for m in client.received if m["type"] == "state"]
         assert len(versions) == len(set(versions))
         await client.close()
+
+
+class _Socket:
+    """A socket that joins a room and never reads its first state: news waits in its reader."""
+
+    def __init__(self):
+        self.reader = SimpleNamespace(early=[])
+
+
+def _another_process_room(table_id: int) -> room.TableRoom:
+    """A room of the table as another process would hold it: its own subscription, its own
+    channel in the table's group (the layer hands each channel its copy)."""
+    here = rooms.here()
+    return room.TableRoom(
+        table_id,
+        turns=here.turns,
+        connections=here.connections,
+        heartbeat=here.heartbeat,
+        someone_present=lambda: None,
+        emptied=lambda _room: None,
+    )
+
+
+async def _eventually(check, timeout=5.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "not in time"
+        await asyncio.sleep(0.02)
+
+
+async def test_rooms_of_one_table_in_two_processes_tell_each_other_and_only_then(players, fast_clock):
+    table = await sync_to_async(make_table)(players[0], players=players[:1])  # the owner, and three free seats
+    layer = get_channel_layer()
+    group = events.table_group(table.pk)
+    spy = await layer.new_channel()  # what goes through the table's group
+    await layer.group_add(group, spy)
+    heard = []
+
+    async def listen():  # (a cancelled receive unsubscribes its channel: one task throughout)
+        while True:
+            heard.append(await layer.receive(spy))
+
+    listening = asyncio.get_running_loop().create_task(listen())
+
+    async def act(room_, seat, kind="add_bot"):
+        known = await room_.latest(None)
+        return await room_.act(action={"type": kind, "seat": seat}, expected_version=known.version, user=players[0])
+
+    here = rooms.here().room(table.pk)
+    await here.join(first := _Socket())
+    await _eventually(lambda: heard == [events.room_opened(here.channel)])
+    await act(here, 1)
+    await asyncio.sleep(0.5)
+    assert heard == [events.room_opened(here.channel)]  # alone: the group is told nothing
+
+    there = _another_process_room(table.pk)
+    await there.join(second := _Socket())
+    # The room here answers with the version it knows, which the newcomer takes as news.
+    await _eventually(lambda: len(heard) == 3)
+    assert heard[1:] == [events.room_opened(there.channel), events.room_here(here.channel, here.version)]
+    await _eventually(lambda: there.version == here.version and here.elsewhere == {there.channel})
+    assert there.elsewhere == {here.channel}
+
+    later = await act(here, 2)
+    await _eventually(lambda: heard[-1] == events.table_changed(later.version) and there.version == later.version)
+    latest = await act(there, 3)
+    await _eventually(lambda: heard[-1] == events.table_changed(latest.version) and here.version == latest.version)
+
+    await there.leave(second)  # its last socket: the room closes and says so
+    await _eventually(lambda: heard[-1] == events.room_closed(there.channel) and not here.elsewhere)
+    told = len(heard)
+    await act(here, 3, "remove_bot")
+    await asyncio.sleep(0.5)
+    assert len(heard) == told  # alone again: nothing
+    await here.leave(first)
+    listening.cancel()
