@@ -168,37 +168,28 @@ async def table_act_async(
     (`table_rows.LoopConnections`): no hand-off to the process's database thread, whose one
     connection would commit one action at a time with every other database call of the
     process queued behind. Anything else runs `table_act` in that thread."""
-    outcome = await _on_the_loop(
-        action=action, expected_version=expected_version, user=user, issuer=issuer, held=held, connections=connections
+    if connections is not None and held is not None and expected_version is not None:
+        change = _in_memory(held, action, expected_version, user, issuer)
+        if change is not None and await connections.store_if_at(
+            change.table, change.rows, expected_version, change.now
+        ):
+            return _stored(change, notify=False)
+    return await database_sync_to_async(table_act)(
+        table_id=table_id,
+        action=action,
+        expected_version=expected_version,
+        user=user,
+        issuer=issuer,
+        notify=False,
+        held=held,
     )
-    if outcome is None:
-        outcome = await database_sync_to_async(table_act)(
-            table_id=table_id,
-            action=action,
-            expected_version=expected_version,
-            user=user,
-            issuer=issuer,
-            notify=False,
-            held=held,
-        )
-    return outcome
 
 
-async def _on_the_loop(
-    *,
-    action: dict,
-    expected_version: int | None,
-    user,
-    issuer: Issuer,
-    held: LoadedTable | None,
-    connections: table_rows.LoopConnections | None,
-) -> Outcome | None:
-    """The steps of `table_act` for an engine command on the held version, or None. Django
-    refuses any query on the loop, so a step that reads or writes other rows (a seat's
+def _in_memory(held: LoadedTable, action: dict, expected_version: int, user, issuer: Issuer) -> _Change | None:
+    """The change of an engine command on the held version, made on private copies, or None.
+    Django refuses any query on the loop, so a step that reads or writes other rows (a seat's
     autoplay, a hand started or scored, a bury) stops there, as does a table that moved on
-    meanwhile or a failed connection: None, and the database thread does it all again."""
-    if expected_version is None or held is None or connections is None or not table_rows.stores_from_loop():
-        return None
+    meanwhile: None, and the database thread does it all again (as after a failed store)."""
     if held.version > expected_version:  # committed, so the table has moved on
         raise _stale(held.version, expected_version)
     command = command_for(action.get("type"))
@@ -207,17 +198,15 @@ async def _on_the_loop(
         or command is None
         or not command.from_memory
         or held.table.status == Table.Status.CLOSED
+        or not table_rows.stores_from_loop()
     ):
         return None
     table, seats = held.rows_for_writing()
     game = engine.Game.sharing(table.state) if table.state is not None else None
     try:
-        change = _change(table, seats, game, action, user, issuer)
+        return _change(table, seats, game, action, user, issuer)
     except SynchronousOnlyOperation:
         return None
-    if not await connections.store_if_at(change.table, change.rows, expected_version, change.now):
-        return None
-    return _stored(change, notify=False)
 
 
 def _load(table_id: int, expected_version: int | None, held: LoadedTable | None) -> LoadedTable:
