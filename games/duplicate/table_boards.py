@@ -41,7 +41,7 @@ def board_scored(table: Table, hand: Hand, *, stand_ins: list[int]) -> None:
         level_change=dict(hand.level_change or {}),
         stand_ins=stand_ins,
     )
-    if not Table.objects.filter(pk=table.pk, status=Table.Status.PLAYING).exists():
+    if table.status != Table.Status.PLAYING:  # (the delivery read the row after its commit)
         # Delivered after its table's "boards played" (a sweep after a crash): the round's
         # end waited for this result.
         round_end_check(at.round, hand.finished_at or timezone.now())

@@ -118,9 +118,10 @@ def _values(table: Table, rows: list[LogRow], version: int, now: datetime) -> li
 # event loop itself (games/runtime/writer.py): no hand-off to the process's one database
 # thread, whose one connection would commit one action at a time (each commit waits for the
 # disk) with every other database call of the process queued behind. The loop borrows a
-# connection from the pool of its actors' keeper (`LoopConnections`), in autocommit: the statement is its own
-# transaction. Its values are bound by the server, and psycopg prepares the statement once
-# it has run a few times, so PostgreSQL does not parse and plan it again on every action.
+# connection from the pool of its actors' keeper (`LoopConnections`), in autocommit: the
+# statement is its own transaction. Its values are bound by the server, and psycopg prepares
+# the statement once it has run a few times, so PostgreSQL does not parse and plan it again
+# on every action.
 
 _PREPARE_AFTER = 5  # runs of the statement before psycopg prepares it (psycopg's default)
 log = logging.getLogger(__name__)

@@ -97,25 +97,25 @@ class TableRoom(TableActor):
             if kind == "table.changed":
                 await self.on_version(message["version"])
             elif kind in ("room.opened", "room.here", "room.closed"):
-                await self._heard_room(kind, message)
+                await self._heard_room(kind, message, channel)
             else:  # a moderation notice
                 for reader in list(self.readers.values()):
                     await self.tell(reader, message)
 
-    async def _heard_room(self, kind: str, message: dict) -> None:
+    async def _heard_room(self, kind: str, message: dict, channel: str) -> None:
         """Rooms of one table in several processes know each other's channels, so that a room
         alone publishes nothing: a room that opens says so, each one there answers with the
         version it knows (which the newcomer may not have read yet), and one that closes says
         so. A process that dies says nothing: the others go on telling it, which is only waste."""
         other = message["channel"]
-        if other == self.channel:  # its own
+        if other == channel:  # its own
             return
         if kind == "room.closed":
             self.elsewhere.discard(other)
             return
         self.elsewhere.add(other)
         if kind == "room.opened":
-            await events.send(group=self.group, message=events.room_here(self.channel or "", self.version))
+            await events.send(group=self.group, message=events.room_here(channel, self.version))
         else:
             await self.on_version(message["version"])
 
